@@ -1,0 +1,7 @@
+export { authenticate, createJwt, type Jwt, type JwtOptions, type Principal } from './auth.js';
+export { errorBody, errorResponse, HTTP_STATUS } from './error-mapping.js';
+export { createMeterHandler, DEFAULT_BODY_LIMIT, type HandlerOptions, isMeterPath } from './handler.js';
+export { createNodeListener, readRawBody, serveNode, toMeterRequest, writeMeterResponse } from './node.js';
+export type { Route, RouteContext, RouteResult } from './router.js';
+export * from './serializers.js';
+export type { MeterHandler, MeterRequest, MeterResponse } from './types.js';

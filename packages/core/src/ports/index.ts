@@ -1,0 +1,3 @@
+export type * from './channel-provider.js';
+export type * from './meter-store.js';
+export * from './runtime.js';

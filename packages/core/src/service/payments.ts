@@ -1,0 +1,142 @@
+import { invalid, MeterError, notFound } from '../domain/errors.js';
+import { parseAmount } from '../domain/money.js';
+import { effectiveStatus } from '../domain/payment-request-state.js';
+import type { PaymentRequest, PaymentStatus } from '../domain/types.js';
+import type { CreditOutcome, Page, PageQuery } from '../ports/meter-store.js';
+import type { ServiceContext } from './context.js';
+import { type CreatePaymentRequestInput, createPaymentRequestSchema, parseInput } from './schemas.js';
+
+export interface PaymentConfirmation {
+  paymentRequest: PaymentRequest;
+  verification: { paid: boolean; alreadyPaid: boolean; invoiceStatus?: string };
+}
+
+export function paymentOperations(ctx: ServiceContext) {
+  const { store, provider, clock, ids, events } = ctx;
+
+  async function requireRequest(developerId: string, id: string): Promise<PaymentRequest> {
+    const request = await store.getPaymentRequest(developerId, id);
+    if (!request) throw notFound('Payment request');
+    return request;
+  }
+
+  /** Reports the status a reader should see: an unpaid request past expiresAt reads as expired. */
+  function present(request: PaymentRequest): PaymentRequest {
+    return { ...request, status: effectiveStatus(request, clock.now()) };
+  }
+
+  async function credit(developerId: string, id: string, enforceExpiry: boolean): Promise<CreditOutcome> {
+    const result = await store.creditPaymentRequest({
+      developerId,
+      paymentRequestId: id,
+      ledgerEntryId: ids.newId('led'),
+      now: clock.now(),
+      enforceExpiry,
+    });
+    if (result.outcome === 'credited') {
+      events.emit('balance.funded', { paymentRequest: result.request, balance: result.balance });
+    }
+    return result;
+  }
+
+  function confirmation(result: CreditOutcome, invoiceStatus?: string): PaymentConfirmation {
+    if (result.outcome === 'not_found') throw notFound('Payment request');
+    if (result.outcome === 'expired') throw new MeterError('expired', 'The payment request has expired');
+    if (result.outcome === 'cancelled') throw new MeterError('conflict', 'The payment request was cancelled');
+    return {
+      paymentRequest: present(result.request),
+      verification: {
+        paid: true,
+        alreadyPaid: result.outcome === 'already_paid',
+        ...(invoiceStatus ? { invoiceStatus } : {}),
+      },
+    };
+  }
+
+  return {
+    /** Creates a request with the provider (a simulated URI or a live invoice); it expires after the provider's invoice lifetime. */
+    async createPaymentRequest(developerId: string, input: CreatePaymentRequestInput): Promise<PaymentRequest> {
+      const data = parseInput(createPaymentRequestSchema, input);
+      const amount = parseAmount(data.amount, data.asset);
+      if (amount <= 0n) throw invalid('amount must be greater than zero');
+      const customer = await store.getCustomer(developerId, data.customerId);
+      if (!customer) throw notFound('Customer');
+      const id = ids.newId('pr');
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + provider.invoiceExpirySecs * 1000);
+      const created = await provider.createPayment({
+        paymentRequestId: id,
+        amount,
+        asset: data.asset,
+        expiresAt,
+        description: `Prepaid balance for ${customer.externalId}`,
+      });
+      return store.createPaymentRequest({
+        id,
+        developerId,
+        customerId: customer.id,
+        amount,
+        asset: data.asset,
+        provider: provider.mode,
+        paymentUri: created.paymentUri,
+        paymentHash: created.paymentHash,
+        expiresAt,
+        metadata: data.metadata ?? {},
+        createdAt: now,
+      });
+    },
+
+    async listPaymentRequests(
+      developerId: string,
+      filter: { status?: PaymentStatus | undefined; customerId?: string | undefined },
+      page: PageQuery,
+    ): Promise<Page<PaymentRequest>> {
+      const result = await store.listPaymentRequests(developerId, { ...filter, now: clock.now() }, page);
+      return { ...result, items: result.items.map(present) };
+    },
+
+    async getPaymentRequest(developerId: string, id: string): Promise<PaymentRequest> {
+      return present(await requireRequest(developerId, id));
+    },
+
+    /** Confirms a simulated request as paid and credits the balance, exactly once. 403 for live requests. */
+    async simulatePaid(developerId: string, id: string): Promise<PaymentConfirmation> {
+      const request = await requireRequest(developerId, id);
+      if (request.provider !== 'simulated' || !provider.allowsSimulatedPayment) {
+        throw new MeterError('forbidden', 'simulate-paid is only available for simulated payment requests');
+      }
+      return confirmation(await credit(developerId, id, true));
+    },
+
+    /**
+     * Asks the provider whether the request is paid; credits the balance exactly once when it is.
+     * A live request is never credited before the provider reports it paid.
+     */
+    async verifyPayment(developerId: string, id: string): Promise<PaymentConfirmation> {
+      const request = await requireRequest(developerId, id);
+      if (request.status === 'paid') return confirmation({ outcome: 'already_paid', request });
+      if (request.status !== 'pending') return confirmation({ outcome: request.status, request });
+      if (request.provider !== provider.mode) {
+        throw new MeterError('forbidden', `this ${request.provider} request cannot be verified in ${provider.mode} mode`);
+      }
+      const check = await provider.checkPayment(request);
+      if (check.status === 'paid') return confirmation(await credit(developerId, id, false), check.invoiceStatus);
+      if (check.status === 'pending') {
+        if (effectiveStatus(request, clock.now()) === 'expired') {
+          await store.closePaymentRequest(developerId, id, 'expired');
+          throw new MeterError('expired', 'The payment request has expired');
+        }
+        return {
+          paymentRequest: present(request),
+          verification: { paid: false, alreadyPaid: false, invoiceStatus: check.invoiceStatus },
+        };
+      }
+      const closed =
+        (await store.closePaymentRequest(developerId, id, check.status)) ?? (await requireRequest(developerId, id));
+      return {
+        paymentRequest: present(closed),
+        verification: { paid: false, alreadyPaid: false, invoiceStatus: check.invoiceStatus },
+      };
+    },
+  };
+}
