@@ -33,7 +33,9 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   JWT_TTL_SECS: intFrom('JWT_TTL_SECS', 60, 30 * 24 * 3600).default(12 * 3600),
   PORT: intFrom('PORT', 0, 65535).default(3000),
-  ALLOW_REGISTRATION: z.enum(['true', 'false'], { message: 'ALLOW_REGISTRATION must be true or false' }).default('true'),
+  ALLOW_REGISTRATION: z
+    .enum(['true', 'false'], { message: 'ALLOW_REGISTRATION must be true or false' })
+    .default('true'),
   WEBHOOK_TIMEOUT_MS: intFrom('WEBHOOK_TIMEOUT_MS', 100, 120_000).default(10_000),
 });
 
@@ -49,7 +51,9 @@ export function loadConfig(env: Record<string, string | undefined>): MeterConfig
   const result = envSchema.safeParse(present);
   if (!result.success) {
     const first = result.error.issues[0]!;
-    throw new ConfigError(`Invalid configuration: ${first.path.join('.') || 'environment'}: ${first.message}`);
+    throw new ConfigError(
+      `Invalid configuration: ${first.path.join('.') || 'environment'}: ${first.message}`,
+    );
   }
   const config = result.data;
   if (config.CHANNEL_PROVIDER === 'live' && !config.CHANNEL_RPC_URL) {

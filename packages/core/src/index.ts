@@ -1,5 +1,5 @@
+export * from './config.js';
 export * from './domain/index.js';
 export * from './http/index.js';
 export * from './ports/index.js';
 export * from './service/index.js';
-export * from './config.js';

@@ -30,7 +30,9 @@ describe('parseAmount / formatAmount', () => {
     ['92233720368.54775808', 'above the BIGINT limit'],
     ['1'.repeat(40), 'huge'],
   ])('rejects %j (%s)', (value) => {
-    expect(() => parseAmount(value, 'CKB')).toThrowError(expect.objectContaining({ code: 'validation_error' }));
+    expect(() => parseAmount(value, 'CKB')).toThrowError(
+      expect.objectContaining({ code: 'validation_error' }),
+    );
   });
 
   it('allows negatives only when asked', () => {

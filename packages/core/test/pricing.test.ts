@@ -44,7 +44,9 @@ describe('computeCharge', () => {
   });
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 1e16])('refuses quantity %s', (q) => {
-    expect(() => computeCharge(rule('per_unit', '1'), q)).toThrowError(expect.objectContaining({ code: 'validation_error' }));
+    expect(() => computeCharge(rule('per_unit', '1'), q)).toThrowError(
+      expect.objectContaining({ code: 'validation_error' }),
+    );
   });
 });
 

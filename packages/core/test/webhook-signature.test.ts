@@ -5,7 +5,13 @@ import { signWebhook, verifyWebhookSignature } from '../src/domain/webhook-signa
 /** An independent HMAC-SHA256 (WebCrypto), so the test does not trust the code under test. */
 async function referenceHmac(secret: string, message: string): Promise<string> {
   const enc = new TextEncoder();
-  const key = await webcrypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await webcrypto.subtle.importKey(
+    'raw',
+    enc.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const sig = await webcrypto.subtle.sign('HMAC', key, enc.encode(message));
   return Buffer.from(sig).toString('hex');
 }
@@ -28,8 +34,11 @@ describe('webhook signatures', () => {
     expect(ok).toEqual({ ok: true });
 
     const reason = (over: Partial<Parameters<typeof verifyWebhookSignature>[0]>) =>
-      (verifyWebhookSignature({ rawBody: body, timestamp: ts, signature, secret, now, ...over }) as { reason?: string })
-        .reason;
+      (
+        verifyWebhookSignature({ rawBody: body, timestamp: ts, signature, secret, now, ...over }) as {
+          reason?: string;
+        }
+      ).reason;
     expect(reason({ rawBody: `${body} ` })).toBe('invalid_signature');
     expect(reason({ secret: 'other' })).toBe('invalid_signature');
     expect(reason({ signature: signature.toUpperCase() })).toBe('invalid_signature');

@@ -39,7 +39,10 @@ export function simulatedProvider(options: SimulatedProviderOptions = {}): Chann
       // Nothing settles on its own here: a simulated request is paid only through simulate-paid.
       if (request.status === 'paid') return { status: 'paid', invoiceStatus: 'Paid' };
       if (request.status === 'expired' || request.status === 'cancelled') {
-        return { status: request.status, invoiceStatus: request.status === 'expired' ? 'Expired' : 'Cancelled' };
+        return {
+          status: request.status,
+          invoiceStatus: request.status === 'expired' ? 'Expired' : 'Cancelled',
+        };
       }
       return { status: 'pending', invoiceStatus: 'Open' };
     },

@@ -27,7 +27,12 @@ export class MeterError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'MeterError';
     this.code = code;

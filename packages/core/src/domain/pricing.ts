@@ -63,7 +63,9 @@ export function computeCharge(rule: PriceInput, quantity: number): bigint {
       whole = price.times(q).dividedBy(1000);
       break;
   }
-  const minor = whole.times(new Exact(10).pow(assetDecimals(rule.asset))).toDecimalPlaces(0, Decimal.ROUND_UP);
+  const minor = whole
+    .times(new Exact(10).pow(assetDecimals(rule.asset)))
+    .toDecimalPlaces(0, Decimal.ROUND_UP);
   const units = BigInt(minor.toFixed(0));
   if (units > MAX_MINOR_UNITS) throw invalid('the charge for this quantity is too large');
   return units;

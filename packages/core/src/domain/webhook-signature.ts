@@ -11,7 +11,11 @@ export const WEBHOOK_HEADERS = {
 } as const;
 
 /** Lowercase hex HMAC-SHA256, keyed with the secret, of `timestamp + "." + rawBody`. */
-export function signWebhook(secret: string, timestampMs: number | string, rawBody: string | Uint8Array): string {
+export function signWebhook(
+  secret: string,
+  timestampMs: number | string,
+  rawBody: string | Uint8Array,
+): string {
   const hmac = createHmac('sha256', secret);
   hmac.update(`${timestampMs}.`);
   hmac.update(rawBody);
@@ -20,7 +24,15 @@ export function signWebhook(secret: string, timestampMs: number | string, rawBod
 
 export type WebhookVerification =
   | { ok: true }
-  | { ok: false; reason: 'missing_timestamp' | 'invalid_timestamp' | 'timestamp_out_of_tolerance' | 'missing_signature' | 'invalid_signature' };
+  | {
+      ok: false;
+      reason:
+        | 'missing_timestamp'
+        | 'invalid_timestamp'
+        | 'timestamp_out_of_tolerance'
+        | 'missing_signature'
+        | 'invalid_signature';
+    };
 
 export interface VerifyWebhookInput {
   rawBody: string | Uint8Array;

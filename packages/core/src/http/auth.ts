@@ -80,10 +80,15 @@ export async function authenticate(
   const fromAuthorization = bearer(request.headers.authorization);
   const token = fromAuthorization ?? (allowApiKey ? request.headers['x-api-key']?.trim() || null : null);
   if (!token) {
-    throw unauthorized(allowApiKey ? 'Send an API key or a dashboard token' : 'Send a dashboard token (Authorization: Bearer <jwt>)');
+    throw unauthorized(
+      allowApiKey
+        ? 'Send an API key or a dashboard token'
+        : 'Send a dashboard token (Authorization: Bearer <jwt>)',
+    );
   }
   if (token.startsWith(API_KEY_PREFIX)) {
-    if (!allowApiKey) throw unauthorized('API keys are accepted for usage ingestion only; use a dashboard token');
+    if (!allowApiKey)
+      throw unauthorized('API keys are accepted for usage ingestion only; use a dashboard token');
     const key = await meter.authenticateApiKey(token);
     if (!key) throw unauthorized('Invalid or revoked API key');
     return { developerId: key.developerId, kind: 'api_key' };

@@ -22,12 +22,20 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
-export function errorBody(err: MeterError): { error: { code: string; message: string; details?: Record<string, unknown> } } {
-  return { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };
+export function errorBody(err: MeterError): {
+  error: { code: string; message: string; details?: Record<string, unknown> };
+} {
+  return {
+    error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+  };
 }
 
 /** Maps anything thrown to the error response; unexpected errors are masked and logged in full. */
-export function errorResponse(thrown: unknown, logger: Logger, headers: Record<string, string> = {}): MeterResponse {
+export function errorResponse(
+  thrown: unknown,
+  logger: Logger,
+  headers: Record<string, string> = {},
+): MeterResponse {
   const err = toMeterError(thrown);
   if (err.code === 'internal_error') {
     const cause = err.cause ?? thrown;

@@ -37,7 +37,11 @@ export function isMeterPath(path: string): boolean {
  */
 export function createMeterHandler(options: HandlerOptions): MeterHandler & { bodyLimit: number } {
   const { meter } = options;
-  const logger = options.logger ?? { info() {}, warn() {}, error: (m: string, f?: unknown) => console.error(m, f) };
+  const logger = options.logger ?? {
+    info() {},
+    warn() {},
+    error: (m: string, f?: unknown) => console.error(m, f),
+  };
   const jwt = createJwt(options.jwt);
   const routes = compileRoutes([...apiRoutes, ...(options.routes ?? [])]);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -61,7 +65,9 @@ export function createMeterHandler(options: HandlerOptions): MeterHandler & { bo
       if (!match) throw new MeterError('not_found', `No route for ${request.method} ${request.path}`);
       if ('allowed' in match) {
         return errorResponse(
-          new MeterError('method_not_allowed', `${request.method} is not allowed here`, { allowed: match.allowed }),
+          new MeterError('method_not_allowed', `${request.method} is not allowed here`, {
+            allowed: match.allowed,
+          }),
           logger,
           { allow: match.allowed.join(', ') },
         );
@@ -91,7 +97,9 @@ export function createMeterHandler(options: HandlerOptions): MeterHandler & { bo
       };
     } catch (err) {
       const retryAfter: Record<string, string> =
-        err instanceof MeterError && err.code === 'rate_limited' ? { 'retry-after': String(err.details?.retryAfter) } : {};
+        err instanceof MeterError && err.code === 'rate_limited'
+          ? { 'retry-after': String(err.details?.retryAfter) }
+          : {};
       return errorResponse(err, logger, retryAfter);
     }
   }

@@ -53,7 +53,10 @@ export function compileRoutes(routes: Route[]): CompiledRoute[] {
   });
 }
 
-export type RouteMatch = { route: CompiledRoute; params: Record<string, string> } | { allowed: string[] } | null;
+export type RouteMatch =
+  | { route: CompiledRoute; params: Record<string, string> }
+  | { allowed: string[] }
+  | null;
 
 export function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch {
   const allowed: string[] = [];
@@ -87,12 +90,15 @@ export function pageQuery(query: URLSearchParams): PageQuery {
   let limit = 100;
   if (rawLimit !== null) {
     if (!/^\d{1,4}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 1000) {
-      throw invalid('limit must be an integer from 1 to 1000', { issues: [{ path: 'limit', message: 'out of range' }] });
+      throw invalid('limit must be an integer from 1 to 1000', {
+        issues: [{ path: 'limit', message: 'out of range' }],
+      });
     }
     limit = Number(rawLimit);
   }
   const cursor = query.get('cursor') ?? undefined;
-  if (cursor !== undefined && (cursor.length === 0 || cursor.length > 100)) throw invalid('cursor is not valid');
+  if (cursor !== undefined && (cursor.length === 0 || cursor.length > 100))
+    throw invalid('cursor is not valid');
   return { limit, cursor };
 }
 
@@ -105,11 +111,17 @@ export function listResult<T>(page: Page<T>, serialize: (item: T) => unknown): R
 }
 
 /** Reads an optional enum filter from the query string. */
-export function enumFilter<T extends string>(query: URLSearchParams, name: string, values: readonly T[]): T | undefined {
+export function enumFilter<T extends string>(
+  query: URLSearchParams,
+  name: string,
+  values: readonly T[],
+): T | undefined {
   const value = query.get(name);
   if (value === null || value === '') return undefined;
   if (!(values as readonly string[]).includes(value)) {
-    throw invalid(`${name} must be one of: ${values.join(', ')}`, { issues: [{ path: name, message: 'invalid value' }] });
+    throw invalid(`${name} must be one of: ${values.join(', ')}`, {
+      issues: [{ path: name, message: 'invalid value' }],
+    });
   }
   return value as T;
 }

@@ -48,9 +48,13 @@ export interface NewApiKey {
   createdAt: Date;
 }
 
-export type ServicePatch = Partial<Pick<MeteredService, 'name' | 'slug' | 'description' | 'webhookUrl' | 'webhookSecret' | 'defaultAsset'>>;
+export type ServicePatch = Partial<
+  Pick<MeteredService, 'name' | 'slug' | 'description' | 'webhookUrl' | 'webhookSecret' | 'defaultAsset'>
+>;
 
-export type PricingRulePatch = Partial<Pick<PricingRule, 'name' | 'unitName' | 'pricingModel' | 'price' | 'active'>>;
+export type PricingRulePatch = Partial<
+  Pick<PricingRule, 'name' | 'unitName' | 'pricingModel' | 'price' | 'active'>
+>;
 
 export type CustomerPatch = Partial<Pick<Customer, 'externalId' | 'name' | 'email' | 'metadata'>>;
 
@@ -171,7 +175,12 @@ export interface MeterStore {
   getService(developerId: string, id: string): Promise<MeteredService | null>;
   getServiceBySlug(developerId: string, slug: string): Promise<MeteredService | null>;
   /** MUST throw MeterError('conflict') on a slug that is taken; returns null when not found. */
-  updateService(developerId: string, id: string, patch: ServicePatch, now: Date): Promise<MeteredService | null>;
+  updateService(
+    developerId: string,
+    id: string,
+    patch: ServicePatch,
+    now: Date,
+  ): Promise<MeteredService | null>;
   /** Deletes the service and its pricing rules; usage history keeps its recorded slug. */
   deleteService(developerId: string, id: string): Promise<boolean>;
 
@@ -183,7 +192,12 @@ export interface MeterStore {
   listPricingRules(developerId: string, serviceId: string): Promise<PricingRule[]>;
   getPricingRule(developerId: string, id: string): Promise<PricingRule | null>;
   /** Same uniqueness guarantee as createPricingRule when the patch activates the rule. */
-  updatePricingRule(developerId: string, id: string, patch: PricingRulePatch, now: Date): Promise<PricingRule | null>;
+  updatePricingRule(
+    developerId: string,
+    id: string,
+    patch: PricingRulePatch,
+    now: Date,
+  ): Promise<PricingRule | null>;
   deletePricingRule(developerId: string, id: string): Promise<boolean>;
   findActivePricingRule(serviceId: string, metricKey: string, asset: AssetCode): Promise<PricingRule | null>;
 
@@ -203,7 +217,11 @@ export interface MeterStore {
   listBalances(developerId: string, customerId: string): Promise<Balance[]>;
 
   createPaymentRequest(input: NewPaymentRequest): Promise<PaymentRequest>;
-  listPaymentRequests(developerId: string, filter: PaymentRequestFilter, page: PageQuery): Promise<Page<PaymentRequest>>;
+  listPaymentRequests(
+    developerId: string,
+    filter: PaymentRequestFilter,
+    page: PageQuery,
+  ): Promise<Page<PaymentRequest>>;
   getPaymentRequest(developerId: string, id: string): Promise<PaymentRequest | null>;
   /**
    * Marks a pending request paid and credits the customer's balance by its amount, with a
@@ -212,7 +230,11 @@ export interface MeterStore {
    */
   creditPaymentRequest(input: CreditPaymentInput): Promise<CreditOutcome>;
   /** Moves a pending request to a final unpaid state. MUST NOT touch a request that is no longer pending. */
-  closePaymentRequest(developerId: string, id: string, status: 'expired' | 'cancelled'): Promise<PaymentRequest | null>;
+  closePaymentRequest(
+    developerId: string,
+    id: string,
+    status: 'expired' | 'cancelled',
+  ): Promise<PaymentRequest | null>;
 
   /**
    * Records one usage attempt, in one transaction: claims the idempotency key, decrements
@@ -234,7 +256,11 @@ export interface MeterStore {
   ): Promise<Page<WebhookDelivery>>;
   getWebhookDelivery(developerId: string, id: string): Promise<WebhookDelivery | null>;
   /** Records an attempt and sets the delivery's status from it, in one transaction. */
-  recordWebhookAttempt(deliveryId: string, attempt: NewWebhookAttempt, status: WebhookDeliveryStatus): Promise<void>;
+  recordWebhookAttempt(
+    deliveryId: string,
+    attempt: NewWebhookAttempt,
+    status: WebhookDeliveryStatus,
+  ): Promise<void>;
 
   dashboardSummary(developerId: string): Promise<DashboardSummary>;
 

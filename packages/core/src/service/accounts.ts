@@ -41,7 +41,10 @@ export function accountOperations({ store, clock, ids }: ServiceContext) {
     },
 
     /** Creates an API key. The key is in the result once; only its hash is kept. */
-    async createApiKey(developerId: string, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; key: string }> {
+    async createApiKey(
+      developerId: string,
+      input: CreateApiKeyInput,
+    ): Promise<{ apiKey: ApiKey; key: string }> {
       const data = parseInput(createApiKeySchema, input);
       const { key, keyPrefix, keyHash } = generateApiKey();
       const apiKey = await store.createApiKey({

@@ -2,6 +2,7 @@ import { notFound } from '../domain/errors.js';
 import { DEFAULT_ASSET } from '../domain/money.js';
 import { normalizePrice } from '../domain/pricing.js';
 import type { MeteredService, PricingRule } from '../domain/types.js';
+import type { Page, PageQuery } from '../ports/meter-store.js';
 import type { ServiceContext } from './context.js';
 import { generateWebhookSecret } from './credentials.js';
 import {
@@ -15,7 +16,6 @@ import {
   updatePricingRuleSchema,
   updateServiceSchema,
 } from './schemas.js';
-import type { PageQuery, Page } from '../ports/meter-store.js';
 
 /** Metered services and their pricing rules. */
 export function catalogOperations({ store, clock, ids }: ServiceContext) {
@@ -67,12 +67,21 @@ export function catalogOperations({ store, clock, ids }: ServiceContext) {
 
     /** Replaces the webhook secret; deliveries and retries from now on are signed with the new one. */
     async rotateServiceSecret(developerId: string, id: string): Promise<MeteredService> {
-      const updated = await store.updateService(developerId, id, { webhookSecret: generateWebhookSecret() }, clock.now());
+      const updated = await store.updateService(
+        developerId,
+        id,
+        { webhookSecret: generateWebhookSecret() },
+        clock.now(),
+      );
       if (!updated) throw notFound('Service');
       return updated;
     },
 
-    async createPricingRule(developerId: string, serviceId: string, input: CreatePricingRuleInput): Promise<PricingRule> {
+    async createPricingRule(
+      developerId: string,
+      serviceId: string,
+      input: CreatePricingRuleInput,
+    ): Promise<PricingRule> {
       const data = parseInput(createPricingRuleSchema, input);
       const service = await requireService(developerId, serviceId);
       return store.createPricingRule({
@@ -101,7 +110,11 @@ export function catalogOperations({ store, clock, ids }: ServiceContext) {
       return rule;
     },
 
-    async updatePricingRule(developerId: string, id: string, input: UpdatePricingRuleInput): Promise<PricingRule> {
+    async updatePricingRule(
+      developerId: string,
+      id: string,
+      input: UpdatePricingRuleInput,
+    ): Promise<PricingRule> {
       const data = parseInput(updatePricingRuleSchema, input);
       const patch = {
         ...Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)),

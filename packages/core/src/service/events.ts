@@ -13,8 +13,8 @@ export function createEmitter(onListenerError: (err: unknown) => void) {
   const listeners = new Map<MeterEventName, Set<(payload: never) => void>>();
   return {
     on<E extends MeterEventName>(name: E, listener: MeterListener<E>): () => void {
-      let set = listeners.get(name);
-      if (!set) listeners.set(name, (set = new Set()));
+      const set = listeners.get(name) ?? new Set();
+      listeners.set(name, set);
       set.add(listener as (payload: never) => void);
       return () => set.delete(listener as (payload: never) => void);
     },

@@ -1,8 +1,15 @@
+import { notFound } from '../domain/errors.js';
 import { ulidFactory } from '../domain/ids.js';
 import type { AssetCode } from '../domain/money.js';
 import type { LedgerEntry, WebhookDelivery, WebhookDeliveryStatus } from '../domain/types.js';
 import type { ChannelProvider } from '../ports/channel-provider.js';
-import type { DashboardSummary, InvariantViolation, MeterStore, Page, PageQuery } from '../ports/meter-store.js';
+import type {
+  DashboardSummary,
+  InvariantViolation,
+  MeterStore,
+  Page,
+  PageQuery,
+} from '../ports/meter-store.js';
 import { type Clock, type IdGenerator, type Logger, silentLogger, systemClock } from '../ports/runtime.js';
 import { accountOperations } from './accounts.js';
 import { catalogOperations } from './catalog.js';
@@ -12,7 +19,6 @@ import { createEmitter } from './events.js';
 import { paymentOperations } from './payments.js';
 import { usageOperations } from './usage.js';
 import { createWebhookDispatcher, type WebhookOptions } from './webhook-dispatcher.js';
-import { notFound } from '../domain/errors.js';
 
 export interface MeterOptions {
   store: MeterStore;

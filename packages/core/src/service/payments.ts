@@ -55,7 +55,10 @@ export function paymentOperations(ctx: ServiceContext) {
 
   return {
     /** Creates a request with the provider (a simulated URI or a live invoice); it expires after the provider's invoice lifetime. */
-    async createPaymentRequest(developerId: string, input: CreatePaymentRequestInput): Promise<PaymentRequest> {
+    async createPaymentRequest(
+      developerId: string,
+      input: CreatePaymentRequestInput,
+    ): Promise<PaymentRequest> {
       const data = parseInput(createPaymentRequestSchema, input);
       const amount = parseAmount(data.amount, data.asset);
       if (amount <= 0n) throw invalid('amount must be greater than zero');
@@ -117,10 +120,14 @@ export function paymentOperations(ctx: ServiceContext) {
       if (request.status === 'paid') return confirmation({ outcome: 'already_paid', request });
       if (request.status !== 'pending') return confirmation({ outcome: request.status, request });
       if (request.provider !== provider.mode) {
-        throw new MeterError('forbidden', `this ${request.provider} request cannot be verified in ${provider.mode} mode`);
+        throw new MeterError(
+          'forbidden',
+          `this ${request.provider} request cannot be verified in ${provider.mode} mode`,
+        );
       }
       const check = await provider.checkPayment(request);
-      if (check.status === 'paid') return confirmation(await credit(developerId, id, false), check.invoiceStatus);
+      if (check.status === 'paid')
+        return confirmation(await credit(developerId, id, false), check.invoiceStatus);
       if (check.status === 'pending') {
         if (effectiveStatus(request, clock.now()) === 'expired') {
           await store.closePaymentRequest(developerId, id, 'expired');
@@ -132,7 +139,8 @@ export function paymentOperations(ctx: ServiceContext) {
         };
       }
       const closed =
-        (await store.closePaymentRequest(developerId, id, check.status)) ?? (await requireRequest(developerId, id));
+        (await store.closePaymentRequest(developerId, id, check.status)) ??
+        (await requireRequest(developerId, id));
       return {
         paymentRequest: present(closed),
         verification: { paid: false, alreadyPaid: false, invoiceStatus: check.invoiceStatus },

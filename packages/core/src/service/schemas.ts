@@ -36,7 +36,10 @@ export const slugSchema = z
 
 export const metricKeySchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/, 'metricKey: letters, digits, "_", ".", ":" and "-", 1-100 characters');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/,
+    'metricKey: letters, digits, "_", ".", ":" and "-", 1-100 characters',
+  );
 
 const webhookUrl = z
   .string()

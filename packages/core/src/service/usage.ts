@@ -22,7 +22,8 @@ export function usageOperations({ store, clock, ids, events, webhooks }: Service
       if (!service) throw notFound(`Service "${data.service}"`);
       if (!customer) throw notFound(`Customer "${data.customer}"`);
       const rule = await store.findActivePricingRule(service.id, data.metricKey, service.defaultAsset);
-      if (!rule) throw notFound(`Active pricing rule for metric "${data.metricKey}" on service "${service.slug}"`);
+      if (!rule)
+        throw notFound(`Active pricing rule for metric "${data.metricKey}" on service "${service.slug}"`);
 
       const amount = computeCharge(rule, data.quantity);
       const now = clock.now();
@@ -82,7 +83,11 @@ export function usageOperations({ store, clock, ids, events, webhooks }: Service
 
     listUsageEvents(
       developerId: string,
-      filter: { status?: UsageStatus | undefined; customerId?: string | undefined; serviceId?: string | undefined },
+      filter: {
+        status?: UsageStatus | undefined;
+        customerId?: string | undefined;
+        serviceId?: string | undefined;
+      },
       page: PageQuery,
     ): Promise<Page<UsageEvent>> {
       return store.listUsageEvents(developerId, filter, page);

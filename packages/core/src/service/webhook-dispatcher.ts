@@ -1,5 +1,5 @@
-import { signWebhook, WEBHOOK_HEADERS } from '../domain/webhook-signature.js';
 import type { WebhookDelivery, WebhookDeliveryStatus } from '../domain/types.js';
+import { signWebhook, WEBHOOK_HEADERS } from '../domain/webhook-signature.js';
 import type { MeterStore } from '../ports/meter-store.js';
 import type { Clock, IdGenerator, Logger } from '../ports/runtime.js';
 
@@ -40,7 +40,11 @@ export function createWebhookDispatcher(deps: {
     const base = { id: ids.newId('wha'), attemptedAt, url: url ?? '' };
     if (!service || !url) {
       const error = service ? 'the service has no webhook URL' : 'the service no longer exists';
-      await record(delivery.id, { ...base, statusCode: null, latencyMs: 0, error, responseExcerpt: null }, 'failed');
+      await record(
+        delivery.id,
+        { ...base, statusCode: null, latencyMs: 0, error, responseExcerpt: null },
+        'failed',
+      );
       return;
     }
     const timestamp = String(attemptedAt.getTime());
@@ -82,7 +86,13 @@ export function createWebhookDispatcher(deps: {
             : String(err);
       await record(
         delivery.id,
-        { ...base, statusCode: null, latencyMs: Math.round(performance.now() - started), error, responseExcerpt: null },
+        {
+          ...base,
+          statusCode: null,
+          latencyMs: Math.round(performance.now() - started),
+          error,
+          responseExcerpt: null,
+        },
         'failed',
       );
     }

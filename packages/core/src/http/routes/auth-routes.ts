@@ -8,10 +8,14 @@ export const authRoutes: Route[] = [
     path: '/api/auth/register',
     auth: 'none',
     async handle({ meter, jwt, settings, json }) {
-      if (!settings.allowRegistration) throw new MeterError('forbidden', 'Registration is turned off on this server');
+      if (!settings.allowRegistration)
+        throw new MeterError('forbidden', 'Registration is turned off on this server');
       const developer = await meter.registerDeveloper(json() as never);
       const { token, expiresAt } = await jwt.issue(developer.id, meter.clock.now());
-      return { status: 201, body: { developer: serializeDeveloper(developer), token, expiresAt: expiresAt.toISOString() } };
+      return {
+        status: 201,
+        body: { developer: serializeDeveloper(developer), token, expiresAt: expiresAt.toISOString() },
+      };
     },
   },
   {
@@ -21,17 +25,24 @@ export const authRoutes: Route[] = [
     async handle({ meter, jwt, json, request, loginLimiter }) {
       const body = json() as { email?: unknown };
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-      const keys = [`email:${email}`, `ip:${request.headers['x-forwarded-for'] ?? request.headers['x-real-ip'] ?? ''}`];
+      const keys = [
+        `email:${email}`,
+        `ip:${request.headers['x-forwarded-for'] ?? request.headers['x-real-ip'] ?? ''}`,
+      ];
       const now = meter.clock.now().getTime();
       const wait = loginLimiter.retryAfter(keys, now);
       if (wait > 0) {
-        throw new MeterError('rate_limited', 'Too many failed login attempts; try again later', { retryAfter: wait });
+        throw new MeterError('rate_limited', 'Too many failed login attempts; try again later', {
+          retryAfter: wait,
+        });
       }
       try {
         const developer = await meter.authenticate(body as never);
         loginLimiter.succeed([keys[0]!]);
         const { token, expiresAt } = await jwt.issue(developer.id, meter.clock.now());
-        return { body: { developer: serializeDeveloper(developer), token, expiresAt: expiresAt.toISOString() } };
+        return {
+          body: { developer: serializeDeveloper(developer), token, expiresAt: expiresAt.toISOString() },
+        };
       } catch (err) {
         if (err instanceof MeterError && err.code === 'invalid_credentials') loginLimiter.fail(keys, now);
         throw err;

@@ -8,7 +8,10 @@ export const catalogRoutes: Route[] = [
     path: '/api/services',
     auth: 'jwt',
     async handle({ meter, principal, json }) {
-      return { status: 201, body: serializeService(await meter.createService(principal.developerId, json() as never)) };
+      return {
+        status: 201,
+        body: serializeService(await meter.createService(principal.developerId, json() as never)),
+      };
     },
   },
   {
@@ -16,7 +19,10 @@ export const catalogRoutes: Route[] = [
     path: '/api/services',
     auth: 'jwt',
     async handle({ meter, principal, request }) {
-      return listResult(await meter.listServices(principal.developerId, pageQuery(request.query)), serializeService);
+      return listResult(
+        await meter.listServices(principal.developerId, pageQuery(request.query)),
+        serializeService,
+      );
     },
   },
   {
@@ -32,7 +38,9 @@ export const catalogRoutes: Route[] = [
     path: '/api/services/:id',
     auth: 'jwt',
     async handle({ meter, principal, params, json }) {
-      return { body: serializeService(await meter.updateService(principal.developerId, params.id!, json() as never)) };
+      return {
+        body: serializeService(await meter.updateService(principal.developerId, params.id!, json() as never)),
+      };
     },
   },
   {
@@ -66,7 +74,9 @@ export const catalogRoutes: Route[] = [
     path: '/api/services/:id/pricing-rules',
     auth: 'jwt',
     async handle({ meter, principal, params }) {
-      return { body: (await meter.listPricingRules(principal.developerId, params.id!)).map(serializePricingRule) };
+      return {
+        body: (await meter.listPricingRules(principal.developerId, params.id!)).map(serializePricingRule),
+      };
     },
   },
   {
@@ -83,7 +93,9 @@ export const catalogRoutes: Route[] = [
     auth: 'jwt',
     async handle({ meter, principal, params, json }) {
       return {
-        body: serializePricingRule(await meter.updatePricingRule(principal.developerId, params.id!, json() as never)),
+        body: serializePricingRule(
+          await meter.updatePricingRule(principal.developerId, params.id!, json() as never),
+        ),
       };
     },
   },

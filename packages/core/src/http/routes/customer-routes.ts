@@ -9,7 +9,10 @@ export const customerRoutes: Route[] = [
     path: '/api/customers',
     auth: 'jwt',
     async handle({ meter, principal, json }) {
-      return { status: 201, body: serializeCustomer(await meter.createCustomer(principal.developerId, json() as never)) };
+      return {
+        status: 201,
+        body: serializeCustomer(await meter.createCustomer(principal.developerId, json() as never)),
+      };
     },
   },
   {
@@ -17,7 +20,10 @@ export const customerRoutes: Route[] = [
     path: '/api/customers',
     auth: 'jwt',
     async handle({ meter, principal, request }) {
-      return listResult(await meter.listCustomers(principal.developerId, pageQuery(request.query)), serializeCustomer);
+      return listResult(
+        await meter.listCustomers(principal.developerId, pageQuery(request.query)),
+        serializeCustomer,
+      );
     },
   },
   {
@@ -33,7 +39,11 @@ export const customerRoutes: Route[] = [
     path: '/api/customers/:id',
     auth: 'jwt',
     async handle({ meter, principal, params, json }) {
-      return { body: serializeCustomer(await meter.updateCustomer(principal.developerId, params.id!, json() as never)) };
+      return {
+        body: serializeCustomer(
+          await meter.updateCustomer(principal.developerId, params.id!, json() as never),
+        ),
+      };
     },
   },
   {
@@ -61,7 +71,9 @@ export const customerRoutes: Route[] = [
     path: '/api/customers/:id/balances/:asset',
     auth: 'jwt',
     async handle({ meter, principal, params }) {
-      return { body: serializeBalance(await meter.getBalance(principal.developerId, params.id!, params.asset!)) };
+      return {
+        body: serializeBalance(await meter.getBalance(principal.developerId, params.id!, params.asset!)),
+      };
     },
   },
   {

@@ -39,7 +39,9 @@ export const paymentRoutes: Route[] = [
     path: '/api/payment-requests/:id',
     auth: 'jwt',
     async handle({ meter, principal, params }) {
-      return { body: serializePaymentRequest(await meter.getPaymentRequest(principal.developerId, params.id!)) };
+      return {
+        body: serializePaymentRequest(await meter.getPaymentRequest(principal.developerId, params.id!)),
+      };
     },
   },
   {

@@ -27,7 +27,10 @@ export const usageRoutes: Route[] = [
         customerId: customer ? (await meter.getCustomerByExternalId(dev, customer)).id : undefined,
         serviceId: service ? (await meter.getServiceBySlug(dev, service)).id : undefined,
       };
-      return listResult(await meter.listUsageEvents(dev, filter, pageQuery(request.query)), serializeUsageEvent);
+      return listResult(
+        await meter.listUsageEvents(dev, filter, pageQuery(request.query)),
+        serializeUsageEvent,
+      );
     },
   },
   {
@@ -47,7 +50,9 @@ export const usageRoutes: Route[] = [
     path: '/api/webhook-deliveries/:id',
     auth: 'jwt',
     async handle({ meter, principal, params }) {
-      return { body: serializeWebhookDelivery(await meter.getWebhookDelivery(principal.developerId, params.id!)) };
+      return {
+        body: serializeWebhookDelivery(await meter.getWebhookDelivery(principal.developerId, params.id!)),
+      };
     },
   },
   {
@@ -55,7 +60,9 @@ export const usageRoutes: Route[] = [
     path: '/api/webhook-deliveries/:id/retry',
     auth: 'jwt',
     async handle({ meter, principal, params }) {
-      return { body: serializeWebhookDelivery(await meter.retryWebhookDelivery(principal.developerId, params.id!)) };
+      return {
+        body: serializeWebhookDelivery(await meter.retryWebhookDelivery(principal.developerId, params.id!)),
+      };
     },
   },
 ];
