@@ -14,6 +14,8 @@ type DeveloperStore = Pick<
 >;
 
 /** Developer accounts and their API keys. Emails are stored lowercased, so uniqueness is case-insensitive. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 export function developerStore({ knex }: StoreContext): DeveloperStore {
   return {
     async createDeveloper(input) {
@@ -82,8 +84,11 @@ export function developerStore({ knex }: StoreContext): DeveloperStore {
         | Row
         | undefined;
       if (!row) return null;
+      const key = toApiKey(row);
+      // Usage ingestion is the hot path: record use at most once a minute per key, not per request.
+      if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return key;
       await knex('api_keys').where({ id: row.id }).update({ last_used_at: now.getTime() });
-      return { ...toApiKey(row), lastUsedAt: now };
+      return { ...key, lastUsedAt: now };
     },
 
     async revokeApiKey(developerId, id, now) {
