@@ -45,6 +45,19 @@ describe('usage guarantees', () => {
     expect(await balanceOf(f.token, f.customerId)).toMatchObject({ availableBalance: '7', totalSpent: '3' });
   });
 
+  it('a charged key is still replayed after its pricing rule was deactivated', async () => {
+    const f = await setupFixture(app.api, { price: '1' });
+    await fund(app.api, f.token, f.customerId, '10');
+    const first = await app.api.post('/api/usage-events', usage(f, 2, 'before-change'), f.token);
+    await app.api.put(`/api/pricing-rules/${f.ruleId}`, { active: false }, f.token);
+    const replay = await app.api.post('/api/usage-events', usage(f, 2, 'before-change'), f.token);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual({ ...first.body, idempotent: true });
+    expect((await app.api.post('/api/usage-events', usage(f, 3, 'before-change'), f.token)).status).toBe(409);
+    expect((await app.api.post('/api/usage-events', usage(f, 2, 'new-key'), f.token)).status).toBe(404);
+    expect(await balanceOf(f.token, f.customerId)).toMatchObject({ availableBalance: '8' });
+  });
+
   it('the same key with a different payload is a 409 idempotency_conflict and writes nothing', async () => {
     const f = await setupFixture(app.api, { price: '1' });
     await fund(app.api, f.token, f.customerId, '10');

@@ -6,7 +6,7 @@ import type { Row } from './rows.js';
 /** Counts and per-asset sums for the dashboard, all computed in SQL. */
 export function summaryStore({ knex, dialect }: StoreContext): Pick<MeterStore, 'dashboardSummary'> {
   return {
-    async dashboardSummary(developerId) {
+    async dashboardSummary(developerId, now) {
       const mine = (table: string) => knex(table).where({ developer_id: developerId });
       const countBy = async (table: string, column: string) => {
         const rows = (await mine(table).select(column).count({ n: '*' }).groupBy(column)) as Row[];
@@ -14,6 +14,20 @@ export function summaryStore({ knex, dialect }: StoreContext): Pick<MeterStore, 
       };
       const total = async (table: string) =>
         toNumber(((await mine(table).count({ n: '*' })) as Row[])[0]?.n ?? 0);
+
+      // Counted by effective status: an unpaid request past expiresAt counts as expired.
+      const paymentCounts = async () => {
+        const rows = (await mine('payment_requests')
+          .select(
+            knex.raw(
+              "CASE WHEN status = 'pending' AND expires_at <= ? THEN 'expired' ELSE status END AS effective_status",
+              [now.getTime()],
+            ),
+          )
+          .count({ n: '*' })
+          .groupByRaw('1')) as Row[];
+        return new Map(rows.map((r) => [String(r.effective_status), toNumber(r.n)]));
+      };
 
       const [customers, services, balanceRows, usage, payments, webhooks] = await Promise.all([
         total('customers'),
@@ -26,7 +40,7 @@ export function summaryStore({ knex, dialect }: StoreContext): Pick<MeterStore, 
           .groupBy('asset')
           .orderBy('asset') as Promise<Row[]>,
         countBy('usage_events', 'status'),
-        countBy('payment_requests', 'status'),
+        paymentCounts(),
         countBy('webhook_deliveries', 'status'),
       ]);
 
@@ -49,8 +63,11 @@ export function summaryStore({ knex, dialect }: StoreContext): Pick<MeterStore, 
           charged: usage.get('charged') ?? 0,
           insufficientBalance: usage.get('insufficient_balance') ?? 0,
         },
-        // Stored statuses: a pending request past expiresAt still counts as pending until a write marks it.
-        paymentRequests: { pending: payments.get('pending') ?? 0, paid: payments.get('paid') ?? 0 },
+        paymentRequests: {
+          pending: payments.get('pending') ?? 0,
+          paid: payments.get('paid') ?? 0,
+          expired: payments.get('expired') ?? 0,
+        },
         webhookDeliveries: {
           pending: webhooks.get('pending') ?? 0,
           sent: webhooks.get('sent') ?? 0,

@@ -12,7 +12,7 @@ import { pageOf, type StoreContext } from './context.js';
 import { insertIfAbsent, lockRows, toBigInt } from './dialect.js';
 import { type Row, toUsageEvent } from './rows.js';
 
-type UsageStore = Pick<MeterStore, 'chargeUsage' | 'listUsageEvents'>;
+type UsageStore = Pick<MeterStore, 'chargeUsage' | 'listUsageEvents' | 'findChargedUsage'>;
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -166,6 +166,15 @@ export function usageStore(ctx: StoreContext): UsageStore {
           .update({ status: 'charged', usage_event_id: event.id, updated_at: now });
         return { outcome: 'charged', event, replay: false, deliveryId: input.webhook?.deliveryId ?? null };
       });
+    },
+
+    async findChargedUsage(developerId, idempotencyKey) {
+      const row = (await knex('idempotency_keys as k')
+        .join('usage_events as e', 'e.id', 'k.usage_event_id')
+        .where({ 'k.developer_id': developerId, 'k.idempotency_key': idempotencyKey, 'k.status': 'charged' })
+        .select('e.*', 'k.fingerprint as key_fingerprint')
+        .first()) as Row | undefined;
+      return row ? { fingerprint: String(row.key_fingerprint), event: toUsageEvent(row) } : null;
     },
 
     listUsageEvents(developerId, filter, page) {

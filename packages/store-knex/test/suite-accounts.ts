@@ -258,6 +258,6 @@ export function accountTests(h: () => Harness): void {
     expect(await store.getWebhookDelivery(dev, deliveryId)).toBeNull();
     expect((await store.listWebhookDeliveries(dev, {}, { limit: 10 })).items).toEqual([]);
     expect(await store.listApiKeys(dev)).toEqual([]);
-    expect((await store.dashboardSummary(dev)).customers).toBe(1);
+    expect((await store.dashboardSummary(dev, new Date())).customers).toBe(1);
   });
 }

@@ -195,12 +195,12 @@ export function listTests(h: () => Harness): void {
     await h().paymentRequest(t.developer.id, c2.id, 1n);
     await store.chargeUsage(h().charge(t, t.customer, id('k'), 50n, { webhook: true }));
     await store.chargeUsage(h().charge(t, c2, id('k'), 500n));
-    expect(await store.dashboardSummary(t.developer.id)).toEqual({
+    expect(await store.dashboardSummary(t.developer.id, new Date())).toEqual({
       customers: 2,
       services: 1,
       balances: [{ asset: 'CKB', available: 450n, totalFunded: 500n, totalSpent: 50n }],
       usage: { charged: 1, insufficientBalance: 1 },
-      paymentRequests: { pending: 1, paid: 2 },
+      paymentRequests: { pending: 1, paid: 2, expired: 0 },
       webhookDeliveries: { pending: 1, sent: 0, failed: 0 },
     });
   });

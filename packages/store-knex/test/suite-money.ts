@@ -199,7 +199,7 @@ export function moneyTests(h: () => Harness): void {
       status: 'insufficient_balance',
     });
     expect(events.map((e) => exact(e.amount))).toEqual([big]);
-    const summary = await store.dashboardSummary(t.developer.id);
+    const summary = await store.dashboardSummary(t.developer.id, new Date());
     expect(summary.balances).toEqual([{ asset: 'CKB', available: 0n, totalFunded: big, totalSpent: big }]);
     expect(await store.checkInvariants(t.developer.id)).toEqual([]);
   });
@@ -217,7 +217,7 @@ export function moneyTests(h: () => Harness): void {
     // Two such balances still sum exactly in the dashboard (no 64-bit overflow in SUM).
     const c2 = await h().customer(t.developer.id);
     await h().fund(t.developer.id, c2.id, big);
-    expect((await store.dashboardSummary(t.developer.id)).balances[0]?.available).toBe(2n * big);
+    expect((await store.dashboardSummary(t.developer.id, new Date())).balances[0]?.available).toBe(2n * big);
     expect(await store.checkInvariants(t.developer.id)).toEqual([]);
   });
 

@@ -45,7 +45,7 @@ export function errorResponse(
   }
   return {
     status: HTTP_STATUS[err.code],
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
     body: JSON.stringify(errorBody(err)),
   };
 }

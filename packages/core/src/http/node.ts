@@ -54,7 +54,14 @@ export function toMeterRequest(req: IncomingMessage, url: string, body: Uint8Arr
   for (const [name, value] of Object.entries(req.headers)) {
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { method: req.method ?? 'GET', path: parsed.pathname, query: parsed.searchParams, headers, body };
+  return {
+    method: req.method ?? 'GET',
+    path: parsed.pathname,
+    query: parsed.searchParams,
+    headers,
+    body,
+    remoteAddress: req.socket?.remoteAddress,
+  };
 }
 
 export function writeMeterResponse(res: ServerResponse, response: MeterResponse): void {

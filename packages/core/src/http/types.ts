@@ -8,6 +8,8 @@ export interface MeterRequest {
   headers: Record<string, string | undefined>;
   /** The exact request bytes, or null when there was no body. */
   body: Uint8Array | null;
+  /** The peer address of the connection, when the runtime knows it (used to brake login guessing). */
+  remoteAddress?: string | undefined;
 }
 
 export interface MeterResponse {

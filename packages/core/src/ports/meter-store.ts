@@ -144,7 +144,7 @@ export interface DashboardSummary {
   services: number;
   balances: { asset: AssetCode; available: bigint; totalFunded: bigint; totalSpent: bigint }[];
   usage: { charged: number; insufficientBalance: number };
-  paymentRequests: { pending: number; paid: number };
+  paymentRequests: { pending: number; paid: number; expired: number };
   webhookDeliveries: { pending: number; sent: number; failed: number };
 }
 
@@ -246,6 +246,15 @@ export interface MeterStore {
    */
   chargeUsage(input: ChargeUsageInput): Promise<ChargeOutcome>;
   listUsageEvents(developerId: string, filter: UsageEventFilter, page: PageQuery): Promise<Page<UsageEvent>>;
+  /**
+   * The charged event of an idempotency key with the key's fingerprint, or null when the key
+   * is unknown or was never charged. Lets a replay be answered when the pricing rule it was
+   * charged under is no longer active.
+   */
+  findChargedUsage(
+    developerId: string,
+    idempotencyKey: string,
+  ): Promise<{ fingerprint: string; event: UsageEvent } | null>;
 
   listLedgerEntries(developerId: string, filter: LedgerFilter, page: PageQuery): Promise<Page<LedgerEntry>>;
 
@@ -262,7 +271,8 @@ export interface MeterStore {
     status: WebhookDeliveryStatus,
   ): Promise<void>;
 
-  dashboardSummary(developerId: string): Promise<DashboardSummary>;
+  /** Counts and sums; payment requests are counted by effective status at `now`. */
+  dashboardSummary(developerId: string, now: Date): Promise<DashboardSummary>;
 
   /**
    * Checks every (customer, asset): ledger credits - debits = available = totalFunded - totalSpent,

@@ -88,7 +88,7 @@ export function createMeter(options: MeterOptions) {
     },
 
     dashboardSummary(developerId: string): Promise<DashboardSummary> {
-      return store.dashboardSummary(developerId);
+      return store.dashboardSummary(developerId, clock.now());
     },
 
     /** Ledger sums = available = funded - spent, for every customer and asset; [] when all hold. */

@@ -138,13 +138,14 @@ export function paymentOperations(ctx: ServiceContext) {
           verification: { paid: false, alreadyPaid: false, invoiceStatus: check.invoiceStatus },
         };
       }
-      const closed =
-        (await store.closePaymentRequest(developerId, id, check.status)) ??
-        (await requireRequest(developerId, id));
-      return {
-        paymentRequest: present(closed),
-        verification: { paid: false, alreadyPaid: false, invoiceStatus: check.invoiceStatus },
-      };
+      // The provider says the invoice can no longer be paid: close the request (unless a racing
+      // call credited it meanwhile) and answer as for any closed request: 410 or 409.
+      const closed = await store.closePaymentRequest(developerId, id, check.status);
+      if (!closed) {
+        const current = await requireRequest(developerId, id);
+        if (current.status === 'paid') return confirmation({ outcome: 'already_paid', request: current });
+      }
+      return confirmation({ outcome: check.status, request });
     },
   };
 }

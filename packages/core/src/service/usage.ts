@@ -6,6 +6,12 @@ import type { Page, PageQuery } from '../ports/meter-store.js';
 import type { ServiceContext } from './context.js';
 import { parseInput, type RecordUsageInput, recordUsageSchema } from './schemas.js';
 
+const idempotencyConflict = () =>
+  new MeterError(
+    'idempotency_conflict',
+    'This idempotencyKey was already used with a different service, customer, metricKey or quantity',
+  );
+
 export function usageOperations({ store, clock, ids, events, webhooks }: ServiceContext) {
   return {
     /**
@@ -21,9 +27,20 @@ export function usageOperations({ store, clock, ids, events, webhooks }: Service
       ]);
       if (!service) throw notFound(`Service "${data.service}"`);
       if (!customer) throw notFound(`Customer "${data.customer}"`);
+      const fingerprint = usageFingerprint({
+        serviceId: service.id,
+        customerId: customer.id,
+        metricKey: data.metricKey,
+        quantity: data.quantity,
+      });
       const rule = await store.findActivePricingRule(service.id, data.metricKey, service.defaultAsset);
-      if (!rule)
+      if (!rule) {
+        // A replay is still answered after its rule was deactivated; only new usage needs a rule.
+        const earlier = await store.findChargedUsage(developerId, data.idempotencyKey);
+        if (earlier?.fingerprint === fingerprint) return usageResult(earlier.event, true);
+        if (earlier) throw idempotencyConflict();
         throw notFound(`Active pricing rule for metric "${data.metricKey}" on service "${service.slug}"`);
+      }
 
       const amount = computeCharge(rule, data.quantity);
       const now = clock.now();
@@ -41,12 +58,7 @@ export function usageOperations({ store, clock, ids, events, webhooks }: Service
         amount,
         asset: rule.asset,
         idempotencyKey: data.idempotencyKey,
-        fingerprint: usageFingerprint({
-          serviceId: service.id,
-          customerId: customer.id,
-          metricKey: data.metricKey,
-          quantity: data.quantity,
-        }),
+        fingerprint,
         metadata: data.metadata ?? {},
         now,
         webhook: deliveryId
@@ -68,12 +80,7 @@ export function usageOperations({ store, clock, ids, events, webhooks }: Service
           : null,
       });
 
-      if (outcome.outcome === 'idempotency_conflict') {
-        throw new MeterError(
-          'idempotency_conflict',
-          'This idempotencyKey was already used with a different service, customer, metricKey or quantity',
-        );
-      }
+      if (outcome.outcome === 'idempotency_conflict') throw idempotencyConflict();
       if (outcome.outcome === 'charged' && !outcome.replay) {
         if (outcome.deliveryId) webhooks.dispatch(developerId, outcome.deliveryId);
         events.emit('usage.charged', { event: outcome.event });

@@ -25,12 +25,9 @@ export const authRoutes: Route[] = [
     async handle({ meter, jwt, json, request, loginLimiter }) {
       const body = json() as { email?: unknown };
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-      const keys = [
-        `email:${email}`,
-        `ip:${request.headers['x-forwarded-for'] ?? request.headers['x-real-ip'] ?? ''}`,
-      ];
+      const address = request.remoteAddress;
       const now = meter.clock.now().getTime();
-      const wait = loginLimiter.retryAfter(keys, now);
+      const wait = loginLimiter.retryAfter(email, address, now);
       if (wait > 0) {
         throw new MeterError('rate_limited', 'Too many failed login attempts; try again later', {
           retryAfter: wait,
@@ -38,13 +35,14 @@ export const authRoutes: Route[] = [
       }
       try {
         const developer = await meter.authenticate(body as never);
-        loginLimiter.succeed([keys[0]!]);
+        loginLimiter.succeed(email);
         const { token, expiresAt } = await jwt.issue(developer.id, meter.clock.now());
         return {
           body: { developer: serializeDeveloper(developer), token, expiresAt: expiresAt.toISOString() },
         };
       } catch (err) {
-        if (err instanceof MeterError && err.code === 'invalid_credentials') loginLimiter.fail(keys, now);
+        if (err instanceof MeterError && err.code === 'invalid_credentials')
+          loginLimiter.fail(email, address, now);
         throw err;
       }
     },
