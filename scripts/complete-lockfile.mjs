@@ -7,7 +7,18 @@
 // Run it after any change to package-lock.json: `node scripts/complete-lockfile.mjs`.
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const OS = ['aix', 'android', 'darwin', 'freebsd', 'linux', 'netbsd', 'openbsd', 'openharmony', 'sunos', 'win32'];
+const OS = [
+  'aix',
+  'android',
+  'darwin',
+  'freebsd',
+  'linux',
+  'netbsd',
+  'openbsd',
+  'openharmony',
+  'sunos',
+  'win32',
+];
 const CPU = ['arm64', 'arm', 'ia32', 'loong64', 'mips64el', 'ppc64', 'riscv64', 's390x', 'x64', 'wasm32'];
 
 const path = new URL('../package-lock.json', import.meta.url);
@@ -33,6 +44,8 @@ for (const [key, entry] of Object.entries(lock.packages)) {
     added++;
   }
 }
-const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+const sorted = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(path, `${JSON.stringify({ ...lock, packages: sorted }, null, 2)}\n`);
 console.log(`package-lock.json: added ${added} off-platform optional entries`);
