@@ -23,7 +23,7 @@ export async function startApp(
     store,
     provider: simulatedProvider({ invoiceExpirySecs: options.invoiceExpirySecs ?? 3600 }),
     ...(options.clock ? { clock: options.clock } : {}),
-    webhooks: { timeoutMs: 2000 },
+    webhooks: { timeoutMs: 2000, allowPrivateNetworks: true },
   });
   const handler = createMeterHandler({
     meter,

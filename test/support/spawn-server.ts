@@ -7,6 +7,8 @@ export interface SpawnedServer {
   baseUrl: string;
   output: () => string;
   stop(): Promise<void>;
+  /** SIGKILL: the process dies at once, with no chance to clean up. */
+  kill(): Promise<void>;
 }
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -31,7 +33,10 @@ export async function spawnDemoServer(env: Record<string, string> = {}): Promise
     out += d.toString();
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`demo server did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`demo server did not start:\n${out}`));
+    }, 30_000);
     const check = () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
@@ -48,10 +53,21 @@ export async function spawnDemoServer(env: Record<string, string> = {}): Promise
   return {
     baseUrl,
     output: () => out,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        // A server that does not stop within 5 s is killed, so a test never leaves one behind.
+        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { meterExpress } from '@meter/adapter-express';
-import { ConfigError, consoleLogger, createMeter, createMeterHandler, loadConfig } from '@meter/core';
+import {
+  type ChannelProvider,
+  ConfigError,
+  consoleLogger,
+  createMeter,
+  createMeterHandler,
+  loadConfig,
+  type MeterConfig,
+} from '@meter/core';
+import { liveProvider } from '@meter/provider-live';
 import { simulatedProvider } from '@meter/provider-sim';
 import { openStore } from '@meter/store-knex';
 import express from 'express';
@@ -9,9 +18,7 @@ import { DEMO, seedDemo } from './seed.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  if (config.CHANNEL_PROVIDER !== 'simulated') {
-    throw new ConfigError('This demo server runs in simulated mode only (CHANNEL_PROVIDER=simulated)');
-  }
+  const provider = channelProvider(config);
   const store = await openStore(config.DATABASE_URL).catch((err: unknown) => {
     throw new ConfigError(
       `Cannot open the database at ${redact(config.DATABASE_URL)}: ${(err as Error).message}`,
@@ -19,10 +26,19 @@ async function main(): Promise<void> {
   });
   const meter = createMeter({
     store,
-    provider: simulatedProvider({ invoiceExpirySecs: config.CHANNEL_INVOICE_EXPIRY_SECS }),
+    provider,
     logger: consoleLogger,
-    webhooks: { timeoutMs: config.WEBHOOK_TIMEOUT_MS },
+    webhooks: {
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      // The demo's receiver is on localhost, so the demo allows private addresses unless told otherwise.
+      allowPrivateNetworks: (process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? 'true') === 'true',
+      dispatchAfterCommit: config.WEBHOOK_DISPATCHER === 'inline',
+      pollIntervalMs: config.WEBHOOK_POLL_MS,
+      ...(config.WEBHOOK_LEASE_MS ? { leaseMs: config.WEBHOOK_LEASE_MS } : {}),
+    },
   });
+  // Retries and deliveries left behind by a stopped process; `off` leaves them to `npm run webhooks`.
+  if (config.WEBHOOK_DISPATCHER === 'inline') meter.webhooks.start();
   const jwtSecret = config.JWT_SECRET ?? randomBytes(32).toString('hex');
   const handler = createMeterHandler({
     meter,
@@ -53,7 +69,7 @@ async function main(): Promise<void> {
     demoSecret = (await meter.getServiceBySlug(dev.id, DEMO.serviceSlug)).webhookSecret;
     console.log(
       [
-        `Meter demo API listening on ${base} (simulated mode, database ${redact(config.DATABASE_URL)})`,
+        `Meter demo API listening on ${base} (${modeLine(config)}, database ${redact(config.DATABASE_URL)})`,
         `  Demo login:    ${DEMO.email} / ${DEMO.password}`,
         `  Demo service:  ${DEMO.serviceSlug} (metric "words", 0.01 CKB per word), customer "${DEMO.customerExternalId}"`,
         `  Webhooks land: ${base}/demo/webhooks`,
@@ -64,6 +80,7 @@ async function main(): Promise<void> {
         .filter(Boolean)
         .join('\n'),
     );
+    if (provider.diagnostics) void reportNodes(provider);
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
     console.error(
@@ -78,6 +95,41 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+}
+
+/** The provider CHANNEL_PROVIDER asks for; live mode talks to the payee node at CHANNEL_RPC_URL. */
+function channelProvider(config: MeterConfig): ChannelProvider {
+  if (config.CHANNEL_PROVIDER === 'simulated') {
+    return simulatedProvider({ invoiceExpirySecs: config.CHANNEL_INVOICE_EXPIRY_SECS });
+  }
+  try {
+    return liveProvider({
+      rpcUrl: config.CHANNEL_RPC_URL!,
+      preflightRpcUrl: config.CHANNEL_PREFLIGHT_RPC_URL ?? null,
+      currency: config.CHANNEL_CURRENCY ?? 'Fibt',
+      invoiceExpirySecs: config.CHANNEL_INVOICE_EXPIRY_SECS,
+      explorerUrl: config.CHANNEL_EXPLORER_URL,
+    });
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
+  }
+}
+
+function modeLine(config: MeterConfig): string {
+  if (config.CHANNEL_PROVIDER === 'simulated') return 'simulated mode';
+  return `live mode, payee node ${redact(config.CHANNEL_RPC_URL!)}`;
+}
+
+/** One look at the nodes after start: the server keeps running whatever it finds. */
+async function reportNodes(provider: ChannelProvider): Promise<void> {
+  const health = await provider.diagnostics!.health();
+  const { payee } = health;
+  console.log(
+    payee.reachable && payee.node
+      ? `  Payee node:    ${payee.node.nodeId ?? 'unknown id'}, ${payee.channels?.ready ?? 0} ChannelReady channel(s)`
+      : `  Payee node:    not reachable (${payee.error?.message ?? 'unknown error'})`,
+  );
+  for (const warning of health.warnings) console.warn(`  Warning: ${warning}`);
 }
 
 function redact(url: string): string {

@@ -1,4 +1,4 @@
-import type { Meter } from '@meter/core';
+import { type Meter, MeterError } from '@meter/core';
 
 export const DEMO = {
   email: 'demo@meter.local',
@@ -8,34 +8,48 @@ export const DEMO = {
   customerExternalId: 'acme',
 } as const;
 
+/** Several processes may start on one new database at once: the one whose write lost the race reads the winner's. */
+const isConflict = (err: unknown) => err instanceof MeterError && err.code === 'conflict';
+
+async function demoDeveloper(meter: Meter) {
+  const login = () => meter.authenticate({ email: DEMO.email, password: DEMO.password });
+  try {
+    return await login();
+  } catch {
+    try {
+      return await meter.registerDeveloper({ email: DEMO.email, password: DEMO.password, name: DEMO.name });
+    } catch (err) {
+      if (isConflict(err)) return login();
+      throw err;
+    }
+  }
+}
+
 /**
  * Seeds a developer, a metered service with a pricing rule, and a customer, once. Running it
- * again against the same database changes nothing.
+ * again against the same database changes nothing, also from several processes at once.
  */
 export async function seedDemo(meter: Meter, webhookUrl: string): Promise<{ created: boolean }> {
-  let developer: Awaited<ReturnType<Meter['authenticate']>>;
-  try {
-    developer = await meter.authenticate({ email: DEMO.email, password: DEMO.password });
-  } catch {
-    developer = await meter.registerDeveloper({
-      email: DEMO.email,
-      password: DEMO.password,
-      name: DEMO.name,
-    });
-  }
+  const developer = await demoDeveloper(meter);
   const existing = await meter.store.getServiceBySlug(developer.id, DEMO.serviceSlug);
   if (existing) {
     if (existing.webhookUrl !== webhookUrl)
       await meter.updateService(developer.id, existing.id, { webhookUrl });
     return { created: false };
   }
-  const service = await meter.createService(developer.id, {
-    name: 'Word counter',
-    slug: DEMO.serviceSlug,
-    description: 'Counts words; charged per word.',
-    webhookUrl,
-    webhookSecret: 'whsec_demo_secret_do_not_use_in_production',
-  });
+  let service: Awaited<ReturnType<Meter['createService']>>;
+  try {
+    service = await meter.createService(developer.id, {
+      name: 'Word counter',
+      slug: DEMO.serviceSlug,
+      description: 'Counts words; charged per word.',
+      webhookUrl,
+      webhookSecret: 'whsec_demo_secret_do_not_use_in_production',
+    });
+  } catch (err) {
+    if (isConflict(err)) return { created: false };
+    throw err;
+  }
   await meter.createPricingRule(developer.id, service.id, {
     name: 'Words',
     metricKey: 'words',

@@ -37,6 +37,14 @@ const envSchema = z.object({
     .enum(['true', 'false'], { message: 'ALLOW_REGISTRATION must be true or false' })
     .default('true'),
   WEBHOOK_TIMEOUT_MS: intFrom('WEBHOOK_TIMEOUT_MS', 100, 120_000).default(10_000),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .enum(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false' })
+    .default('false'),
+  WEBHOOK_LEASE_MS: intFrom('WEBHOOK_LEASE_MS', 1000, 3600_000).optional(),
+  WEBHOOK_POLL_MS: intFrom('WEBHOOK_POLL_MS', 50, 600_000).default(1000),
+  WEBHOOK_DISPATCHER: z
+    .enum(['inline', 'off'], { message: 'WEBHOOK_DISPATCHER must be "inline" or "off"' })
+    .default('inline'),
 });
 
 export type MeterConfig = z.output<typeof envSchema> & { ALLOW_REGISTRATION: 'true' | 'false' };
@@ -58,6 +66,11 @@ export function loadConfig(env: Record<string, string | undefined>): MeterConfig
   const config = result.data;
   if (config.CHANNEL_PROVIDER === 'live' && !config.CHANNEL_RPC_URL) {
     throw new ConfigError('Invalid configuration: CHANNEL_RPC_URL is required when CHANNEL_PROVIDER=live');
+  }
+  if (config.CHANNEL_PROVIDER === 'live' && config.CHANNEL_CURRENCY === 'CKB') {
+    throw new ConfigError(
+      'Invalid configuration: CHANNEL_CURRENCY must be Fibt (testnet), Fibb (mainnet) or Fibd (devnet) when CHANNEL_PROVIDER=live',
+    );
   }
   return config;
 }

@@ -28,6 +28,7 @@ const SERVICE_COLUMNS: { [K in keyof ServicePatch]-?: string } = {
   description: 'description',
   webhookUrl: 'webhook_url',
   webhookSecret: 'webhook_secret',
+  webhookEvents: 'webhook_events',
   defaultAsset: 'default_asset',
 };
 
@@ -67,6 +68,7 @@ export function catalogStore(ctx: StoreContext): CatalogStore {
             description: input.description,
             webhook_url: input.webhookUrl,
             webhook_secret: input.webhookSecret,
+            webhook_events: input.webhookEvents.join(','),
             default_asset: input.defaultAsset,
             created_at: input.createdAt.getTime(),
             updated_at: input.createdAt.getTime(),
@@ -94,7 +96,10 @@ export function catalogStore(ctx: StoreContext): CatalogStore {
         () =>
           knex('services')
             .where({ id, developer_id: developerId })
-            .update({ ...patchColumns(patch, SERVICE_COLUMNS), updated_at: now.getTime() }),
+            .update({
+              ...patchColumns(patch, SERVICE_COLUMNS, { webhookEvents: (events) => events.join(',') }),
+              updated_at: now.getTime(),
+            }),
         slugTaken,
       );
       return changed > 0 ? getService(developerId, id) : null;

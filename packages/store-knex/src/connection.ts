@@ -8,6 +8,14 @@ import { MYSQL_CONNECTION_OPTIONS, sqliteAfterCreate } from './dialect.js';
 // min 0 lets idle connections close, so a restarted database server leaves no dead ones behind.
 const SERVER_POOL = { min: 0, max: 10 };
 
+/**
+ * How long a query waits for a pool connection. When the server does not answer, new
+ * connections never complete; the request then fails with 'store_unavailable' (503) after
+ * this long rather than after knex's default of 60 s. Dead connections are dropped by knex
+ * when they are next acquired, and new ones are made once the server is back.
+ */
+const ACQUIRE_TIMEOUT_MS = 5000;
+
 const SQLITE_FILE_RE = /\.(db|sqlite3?)$/i;
 
 /** The SQLite filename a URL names, or null when it is not a SQLite URL. */
@@ -44,13 +52,19 @@ export function knexConfigFromUrl(url: string): Knex.Config {
     };
   }
   if (/^postgres(ql)?:\/\//i.test(trimmed)) {
-    return { client: 'pg', connection: trimmed, pool: SERVER_POOL };
+    return {
+      client: 'pg',
+      connection: trimmed,
+      pool: SERVER_POOL,
+      acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
+    };
   }
   if (/^(mysql|mariadb):\/\//i.test(trimmed)) {
     return {
       client: 'mysql2',
       connection: { uri: trimmed.replace(/^mariadb:/i, 'mysql:'), ...MYSQL_CONNECTION_OPTIONS },
       pool: SERVER_POOL,
+      acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     };
   }
   throw new MeterError(

@@ -6,6 +6,7 @@ import { createContext } from './context.js';
 import { customerStore } from './customers.js';
 import { developerStore } from './developers.js';
 import { type DialectName, detectDialect } from './dialect.js';
+import { withStoreErrors } from './errors.js';
 import { invariantStore } from './invariants.js';
 import { ledgerStore } from './ledger.js';
 import { migrate } from './migrate.js';
@@ -16,7 +17,8 @@ import { webhookStore } from './webhooks.js';
 
 export { createKnexFromUrl, knexConfigFromUrl } from './connection.js';
 export type { DialectName } from './dialect.js';
-export { MIGRATIONS_TABLE, migrate } from './migrate.js';
+export { isDatabaseUnavailable } from './errors.js';
+export { MIGRATION_NAMES, MIGRATIONS_TABLE, migrate } from './migrate.js';
 
 export interface KnexStoreOptions {
   /** Detected from the knex client when omitted. */
@@ -33,7 +35,8 @@ export interface KnexStoreOptions {
  */
 export function knexStore(knex: Knex, opts: KnexStoreOptions = {}): MeterStore {
   const ctx = createContext(knex, opts.dialect ?? detectDialect(knex));
-  return {
+  // A database that cannot be reached rejects every method with MeterError('store_unavailable').
+  return withStoreErrors<MeterStore>({
     ...developerStore(ctx),
     ...catalogStore(ctx),
     ...customerStore(ctx),
@@ -46,7 +49,7 @@ export function knexStore(knex: Knex, opts: KnexStoreOptions = {}): MeterStore {
     async close() {
       if (opts.destroyOnClose !== false) await knex.destroy();
     },
-  };
+  });
 }
 
 /** DATABASE_URL to a ready store: connects, migrates, and returns the store (which owns the connection). */

@@ -1,10 +1,22 @@
 import type { InvariantViolation, MeterStore } from '@meter/core';
+import type { Knex } from 'knex';
 import type { StoreContext } from './context.js';
-import { bigSum, readBigSum, toBigInt } from './dialect.js';
+import { bigSum, type DialectName, readBigSum, toBigInt } from './dialect.js';
 import type { Row } from './rows.js';
 
 const CREDITS = "case when direction = 'credit' then amount else 0 end";
 const DEBITS = "case when direction = 'debit' then amount else 0 end";
+
+/**
+ * A transaction whose reads all see one snapshot. SQLite's read transactions always do (WAL);
+ * knex would only warn about the options there. MySQL takes no READ ONLY here: knex writes
+ * the two modes without the comma MySQL requires.
+ */
+const SNAPSHOT: Record<DialectName, Knex.TransactionConfig> = {
+  pg: { isolationLevel: 'repeatable read', readOnly: true },
+  mysql: { isolationLevel: 'repeatable read' },
+  sqlite: {},
+};
 
 /**
  * The money invariants, from SQL aggregates compared as bigint: for every balance row,
@@ -15,27 +27,29 @@ const DEBITS = "case when direction = 'debit' then amount else 0 end";
 export function invariantStore({ knex, dialect }: StoreContext): Pick<MeterStore, 'checkInvariants'> {
   return {
     async checkInvariants(developerId) {
-      const scoped = (table: string) => {
-        const query = knex(table);
-        return developerId === undefined ? query : query.where(`${table}.developer_id`, developerId);
-      };
-      const [balances, ledger, unmatched] = await Promise.all([
-        scoped('balances').select(
+      // One snapshot: read one after another, a charge committing between the reads would
+      // show up as a mismatch that never existed.
+      const [balances, ledger, unmatched] = await knex.transaction(async (trx) => {
+        const scoped = (table: string) => {
+          const query = trx(table);
+          return developerId === undefined ? query : query.where(`${table}.developer_id`, developerId);
+        };
+        const balanceRows = (await scoped('balances').select(
           'customer_id',
           'asset',
           'available',
           'total_funded',
           'total_spent',
-        ) as Promise<Row[]>,
-        scoped('ledger_entries')
+        )) as Row[];
+        const ledgerRows = (await scoped('ledger_entries')
           .select(
             'customer_id',
             'asset',
             bigSum(knex, dialect, CREDITS, 'credits'),
             bigSum(knex, dialect, DEBITS, 'debits'),
           )
-          .groupBy('customer_id', 'asset') as Promise<Row[]>,
-        scoped('usage_events')
+          .groupBy('customer_id', 'asset')) as Row[];
+        const unmatchedRows = (await scoped('usage_events')
           .leftJoin('ledger_entries', (join) =>
             join
               .on('ledger_entries.reference_id', '=', 'usage_events.id')
@@ -45,8 +59,9 @@ export function invariantStore({ knex, dialect }: StoreContext): Pick<MeterStore
           .groupBy('usage_events.id', 'usage_events.customer_id', 'usage_events.asset')
           .havingRaw('count(ledger_entries.id) <> 1')
           .select('usage_events.id', 'usage_events.customer_id', 'usage_events.asset')
-          .count({ entries: 'ledger_entries.id' }) as Promise<Row[]>,
-      ]);
+          .count({ entries: 'ledger_entries.id' })) as Row[];
+        return [balanceRows, ledgerRows, unmatchedRows] as const;
+      }, SNAPSHOT[dialect]);
 
       const violations: InvariantViolation[] = [];
       const report = (kind: InvariantViolation['kind'], row: Row, detail: string) =>

@@ -10,6 +10,7 @@ import {
 import type { Knex } from 'knex';
 import { pageOf, type StoreContext } from './context.js';
 import { insertIfAbsent, isForeignKeyViolation, lockRows } from './dialect.js';
+import { insertOutboxRow } from './outbox.js';
 import { type Row, toBalance, toPaymentRequest } from './rows.js';
 
 type PaymentStore = Pick<
@@ -153,6 +154,17 @@ export function paymentStore(ctx: StoreContext): PaymentStore {
           reference_id: request.id,
           created_at: now,
         });
+        await trx('meter_events').insert({
+          id: input.event.id,
+          developer_id: request.developerId,
+          type: 'balance.funded',
+          subject_id: request.id,
+          payload: input.event.payload,
+          created_at: now,
+        });
+        for (const delivery of input.webhooks) {
+          await insertOutboxRow(trx, request.developerId, delivery, input.event.id, now);
+        }
         return { outcome: 'credited', request, balance };
       });
     },

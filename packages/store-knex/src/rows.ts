@@ -6,12 +6,14 @@ import type {
   Developer,
   JsonObject,
   LedgerEntry,
+  MeterEvent,
   MeteredService,
   PaymentRequest,
   PricingRule,
   UsageEvent,
   WebhookAttempt,
   WebhookDelivery,
+  WebhookEventType,
 } from '@meter/core';
 import { toBigInt, toNumber } from './dialect.js';
 
@@ -58,6 +60,9 @@ export const toService = (r: Row): MeteredService => ({
   description: strOrNull(r.description),
   webhookUrl: strOrNull(r.webhook_url),
   webhookSecret: str(r.webhook_secret),
+  webhookEvents: str(r.webhook_events ?? 'usage.charged')
+    .split(',')
+    .filter(Boolean) as WebhookEventType[],
   defaultAsset: asset(r.default_asset),
   createdAt: date(r.created_at),
   updatedAt: date(r.updated_at),
@@ -169,9 +174,19 @@ export const toWebhookDelivery = (r: Row, attempts: WebhookAttempt[]): WebhookDe
   attemptCount: toNumber(r.attempt_count),
   lastStatusCode: numOrNull(r.last_status_code),
   lastError: strOrNull(r.last_error),
+  nextAttemptAt: dateOrNull(r.next_attempt_at),
   createdAt: date(r.created_at),
   updatedAt: date(r.updated_at),
   attempts,
+});
+
+export const toMeterEvent = (r: Row): MeterEvent => ({
+  id: str(r.id),
+  developerId: str(r.developer_id),
+  type: str(r.type) as WebhookEventType,
+  subjectId: str(r.subject_id),
+  payload: str(r.payload),
+  createdAt: date(r.created_at),
 });
 
 /** Copies the patch fields that are present onto their columns, converted by `convert`. */

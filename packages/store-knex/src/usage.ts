@@ -10,6 +10,7 @@ import {
 import type { Knex } from 'knex';
 import { pageOf, type StoreContext } from './context.js';
 import { insertIfAbsent, lockRows, toBigInt } from './dialect.js';
+import { insertOutboxRow } from './outbox.js';
 import { type Row, toUsageEvent } from './rows.js';
 
 type UsageStore = Pick<MeterStore, 'chargeUsage' | 'listUsageEvents' | 'findChargedUsage'>;
@@ -145,21 +146,13 @@ export function usageStore(ctx: StoreContext): UsageStore {
           created_at: now,
         });
         if (input.webhook) {
-          await trx('webhook_deliveries').insert({
-            id: input.webhook.deliveryId,
-            developer_id: input.developerId,
-            service_id: input.service.id,
-            event_type: input.webhook.eventType,
-            event_id: event.id,
-            payload: input.webhook.payload,
-            status: 'pending',
-            attempt_count: 0,
-            last_status_code: null,
-            last_error: null,
-            next_attempt_at: now,
-            created_at: now,
-            updated_at: now,
-          });
+          await insertOutboxRow(
+            trx,
+            input.developerId,
+            { ...input.webhook, serviceId: input.service.id },
+            event.id,
+            now,
+          );
         }
         await trx('idempotency_keys')
           .where(keyWhere)

@@ -1,8 +1,12 @@
 export * from './errors.js';
 export * from './ids.js';
 export * from './money.js';
+export * from './node-errors.js';
+export * from './outbound-address.js';
 export * from './payment-request-state.js';
 export * from './pricing.js';
 export type * from './types.js';
+export { WEBHOOK_EVENT_TYPES } from './types.js';
 export * from './usage.js';
+export * from './webhook-schedule.js';
 export * from './webhook-signature.js';

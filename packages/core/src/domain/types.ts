@@ -22,6 +22,10 @@ export interface ApiKey {
   revokedAt: Date | null;
 }
 
+/** Events a metered service can receive at its webhook URL. */
+export const WEBHOOK_EVENT_TYPES = ['usage.charged', 'balance.funded'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
 export interface MeteredService {
   id: string;
   developerId: string;
@@ -30,6 +34,8 @@ export interface MeteredService {
   description: string | null;
   webhookUrl: string | null;
   webhookSecret: string;
+  /** Which events are delivered to webhookUrl; `usage.charged` by default, `balance.funded` is opt-in. */
+  webhookEvents: WebhookEventType[];
   defaultAsset: AssetCode;
   createdAt: Date;
   updatedAt: Date;
@@ -157,7 +163,21 @@ export interface WebhookDelivery {
   attemptCount: number;
   lastStatusCode: number | null;
   lastError: string | null;
+  /** When the dispatcher tries next; null once sent or failed. */
+  nextAttemptAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   attempts: WebhookAttempt[];
+}
+
+/** A stored event (today: balance.funded), whether or not any webhook delivers it. */
+export interface MeterEvent {
+  id: string;
+  developerId: string;
+  type: WebhookEventType;
+  /** The id of what the event is about (the payment request for balance.funded). */
+  subjectId: string;
+  /** The exact JSON body delivered to webhooks. */
+  payload: string;
+  createdAt: Date;
 }

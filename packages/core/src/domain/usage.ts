@@ -82,8 +82,10 @@ export function usageChargedPayload(input: {
   createdAt: Date;
 }): string {
   return JSON.stringify({
-    id: input.deliveryId,
+    id: input.usageEventId,
     type: 'usage.charged',
+    // Inside the signed body, so a receiver can trust it for de-duplication (headers are not signed).
+    deliveryId: input.deliveryId,
     createdAt: input.createdAt.toISOString(),
     usageEventId: input.usageEventId,
     customer: input.customer,

@@ -6,7 +6,7 @@ import { errorResponse } from './error-mapping.js';
 import { createLoginLimiter } from './login-limiter.js';
 import { compileRoutes, type HandlerSettings, matchRoute, type Route, type RouteContext } from './router.js';
 import { apiRoutes } from './routes/index.js';
-import type { MeterHandler, MeterRequest, MeterResponse } from './types.js';
+import type { MeterHttpHandler, MeterRequest, MeterResponse } from './types.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -35,9 +35,9 @@ export function isMeterPath(path: string): boolean {
  * The framework-agnostic handler: routing, auth, validation and error mapping live here;
  * adapters only convert requests and responses.
  */
-export function createMeterHandler(options: HandlerOptions): MeterHandler & { bodyLimit: number } {
+export function createMeterHandler(options: HandlerOptions): MeterHttpHandler & { logger: Logger } {
   const { meter } = options;
-  const logger = options.logger ?? {
+  const logger: Logger = options.logger ?? {
     info() {},
     warn() {},
     error: (m: string, f?: unknown) => console.error(m, f),
@@ -77,7 +77,6 @@ export function createMeterHandler(options: HandlerOptions): MeterHandler & { bo
         route.auth === 'none'
           ? { developerId: '', kind: 'jwt' }
           : await authenticate(request, meter, jwt, route.auth === 'usage');
-      let parsed: unknown;
       const ctx: RouteContext = {
         request,
         params,
@@ -86,7 +85,7 @@ export function createMeterHandler(options: HandlerOptions): MeterHandler & { bo
         jwt,
         settings,
         loginLimiter,
-        json: () => (parsed ??= parseJsonBody(request.body)),
+        json: lazyJson(request.body),
       };
       const result = await route.handle(ctx);
       const status = result.status ?? 200;
@@ -104,7 +103,13 @@ export function createMeterHandler(options: HandlerOptions): MeterHandler & { bo
     }
   }
 
-  return Object.assign(handle, { bodyLimit });
+  return Object.assign(handle, { bodyLimit, logger });
+}
+
+/** Parses the body on first use; returned, not declared, so no per-request function gets a name. */
+function lazyJson(body: Uint8Array | null): () => unknown {
+  let parsed: unknown;
+  return () => (parsed ??= parseJsonBody(body));
 }
 
 function parseJsonBody(body: Uint8Array | null): unknown {

@@ -40,17 +40,42 @@ export interface Route {
 export interface CompiledRoute extends Route {
   regex: RegExp;
   keys: string[];
+  /** Position in the list: the first route that matches wins. */
+  order: number;
 }
 
-export function compileRoutes(routes: Route[]): CompiledRoute[] {
-  return routes.map((route) => {
+/** Routes bucketed by their first two path segments, so a request tests only its own few. */
+export interface RouteTable {
+  routes: CompiledRoute[];
+  byPrefix: Map<string, CompiledRoute[]>;
+  /** Routes with a parameter in their first two segments: tested for every path. */
+  anywhere: CompiledRoute[];
+}
+
+/** `/api/customers/cus_1/balances` -> `/api/customers`; `/health/` -> `/health`. */
+function prefixOf(path: string): string {
+  const first = path.indexOf('/', 1);
+  if (first === -1) return path;
+  const second = path.indexOf('/', first + 1);
+  const prefix = second === -1 ? path : path.slice(0, second);
+  return prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+}
+
+export function compileRoutes(routes: Route[]): RouteTable {
+  const table: RouteTable = { routes: [], byPrefix: new Map(), anywhere: [] };
+  routes.forEach((route, order) => {
     const keys: string[] = [];
     const source = route.path.replace(/:([A-Za-z]+)/g, (_, key: string) => {
       keys.push(key);
       return '([^/]+)';
     });
-    return { ...route, regex: new RegExp(`^${source}/?$`), keys };
+    const compiled = { ...route, regex: new RegExp(`^${source}/?$`), keys, order };
+    table.routes.push(compiled);
+    const prefix = prefixOf(route.path);
+    if (prefix.includes(':')) table.anywhere.push(compiled);
+    else table.byPrefix.set(prefix, [...(table.byPrefix.get(prefix) ?? []), compiled]);
   });
+  return table;
 }
 
 export type RouteMatch =
@@ -58,9 +83,13 @@ export type RouteMatch =
   | { allowed: string[] }
   | null;
 
-export function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch {
+export function matchRoute(table: RouteTable, method: string, path: string): RouteMatch {
+  const bucket = table.byPrefix.get(prefixOf(path)) ?? [];
+  const candidates = table.anywhere.length
+    ? [...bucket, ...table.anywhere].sort((a, b) => a.order - b.order)
+    : bucket;
   const allowed: string[] = [];
-  for (const route of routes) {
+  for (const route of candidates) {
     const m = route.regex.exec(path);
     if (!m) continue;
     if (route.method !== method) {

@@ -5,6 +5,7 @@ import type {
   Customer,
   Developer,
   LedgerEntry,
+  MeterEvent,
   MeteredService,
   PaymentRequest,
   PricingRule,
@@ -40,6 +41,7 @@ export const serializeService = (s: MeteredService) => ({
   description: s.description,
   webhookUrl: s.webhookUrl,
   webhookSecret: s.webhookSecret,
+  webhookEvents: s.webhookEvents,
   defaultAsset: s.defaultAsset,
   createdAt: iso(s.createdAt),
   updatedAt: iso(s.updatedAt),
@@ -134,6 +136,7 @@ export const serializeWebhookDelivery = (d: WebhookDelivery) => ({
   attemptCount: d.attemptCount,
   lastStatusCode: d.lastStatusCode,
   lastError: d.lastError,
+  nextAttemptAt: iso(d.nextAttemptAt),
   payload: d.payload,
   createdAt: iso(d.createdAt),
   updatedAt: iso(d.updatedAt),
@@ -146,6 +149,14 @@ export const serializeWebhookDelivery = (d: WebhookDelivery) => ({
     error: a.error,
     responseExcerpt: a.responseExcerpt,
   })),
+});
+
+export const serializeEvent = (e: MeterEvent) => ({
+  id: e.id,
+  type: e.type,
+  subjectId: e.subjectId,
+  payload: JSON.parse(e.payload) as unknown,
+  createdAt: iso(e.createdAt),
 });
 
 export const serializeSummary = (s: DashboardSummary) => ({

@@ -1,3 +1,5 @@
+import type { Logger } from '../ports/runtime.js';
+
 /** A framework-neutral request: what every adapter converts its framework's request into. */
 export interface MeterRequest {
   method: string;
@@ -20,3 +22,12 @@ export interface MeterResponse {
 }
 
 export type MeterHandler = (request: MeterRequest) => Promise<MeterResponse>;
+
+/**
+ * What `createMeterHandler` returns and what every adapter mounts: the handler plus what an
+ * adapter needs to feed it (the body limit to enforce while reading, and where to log).
+ */
+export type MeterHttpHandler = MeterHandler & {
+  readonly bodyLimit: number;
+  readonly logger?: Logger | undefined;
+};

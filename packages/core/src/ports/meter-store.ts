@@ -7,6 +7,7 @@ import type {
   Developer,
   JsonObject,
   LedgerEntry,
+  MeterEvent,
   MeteredService,
   PaymentRequest,
   PaymentStatus,
@@ -49,7 +50,10 @@ export interface NewApiKey {
 }
 
 export type ServicePatch = Partial<
-  Pick<MeteredService, 'name' | 'slug' | 'description' | 'webhookUrl' | 'webhookSecret' | 'defaultAsset'>
+  Pick<
+    MeteredService,
+    'name' | 'slug' | 'description' | 'webhookUrl' | 'webhookSecret' | 'webhookEvents' | 'defaultAsset'
+  >
 >;
 
 export type PricingRulePatch = Partial<
@@ -79,6 +83,39 @@ export interface CreditPaymentInput {
   now: Date;
   /** When true a request past expiresAt is not credited (it is marked expired instead). */
   enforceExpiry: boolean;
+  /** The balance.funded event, stored in the credit transaction when (and only when) it credits. */
+  event: { id: string; payload: string };
+  /** Outbox rows for the services that opted in to balance.funded, written with the credit. */
+  webhooks: NewOutboxDelivery[];
+}
+
+export interface NewOutboxDelivery {
+  deliveryId: string;
+  serviceId: string;
+  eventType: string;
+  payload: string;
+}
+
+export interface ClaimDeliveriesInput {
+  now: Date;
+  /** At most this many deliveries are claimed. */
+  limit: number;
+  /** The claim expires after this long, so a dispatcher that dies mid-attempt does not lose the delivery. */
+  leaseMs: number;
+  /** Identifies this claim; recordWebhookAttempt must present it. */
+  leaseToken: string;
+  /** Claim only these deliveries (the after-commit fast path, or a manual retry). */
+  ids?: string[] | undefined;
+  /** Also claim deliveries that are sent or failed (a manual retry); default only due pending ones. */
+  includeFinal?: boolean | undefined;
+  /** Restrict to one developer's deliveries (a manual retry through the API). */
+  developerId?: string | undefined;
+}
+
+export interface AttemptOutcome {
+  status: WebhookDeliveryStatus;
+  /** For status 'pending': when to try again. */
+  nextAttemptAt: Date | null;
 }
 
 export type CreditOutcome =
@@ -103,7 +140,7 @@ export interface ChargeUsageInput {
   metadata: JsonObject;
   now: Date;
   /** Written in the same transaction when the charge succeeds (the transactional outbox). */
-  webhook: { deliveryId: string; eventType: string; payload: string } | null;
+  webhook: Omit<NewOutboxDelivery, 'serviceId'> | null;
 }
 
 export type ChargeOutcome =
@@ -264,12 +301,35 @@ export interface MeterStore {
     page: PageQuery,
   ): Promise<Page<WebhookDelivery>>;
   getWebhookDelivery(developerId: string, id: string): Promise<WebhookDelivery | null>;
-  /** Records an attempt and sets the delivery's status from it, in one transaction. */
+  /**
+   * Claims deliveries to attempt: due pending ones (nextAttemptAt <= now), or the given ids.
+   * A delivery whose lease has not expired MUST NOT be claimed again, however many
+   * dispatchers in however many processes race (PostgreSQL and MySQL claim with
+   * FOR UPDATE SKIP LOCKED so racing dispatchers do not wait on each other).
+   */
+  claimWebhookDeliveries(input: ClaimDeliveriesInput): Promise<WebhookDelivery[]>;
+  /**
+   * Records an attempt and moves the delivery on (sent, failed, or pending until
+   * nextAttemptAt), releasing the lease, in one transaction. MUST write nothing and return
+   * false when the lease token no longer holds the delivery (it expired and was claimed again).
+   */
   recordWebhookAttempt(
     deliveryId: string,
+    leaseToken: string,
     attempt: NewWebhookAttempt,
-    status: WebhookDeliveryStatus,
-  ): Promise<void>;
+    outcome: AttemptOutcome,
+  ): Promise<boolean>;
+  /**
+   * Puts a service's failed deliveries created at or after `since` back to pending, due at
+   * `now`, for one more attempt each. Returns how many.
+   */
+  requeueFailedDeliveries(developerId: string, serviceId: string, since: Date, now: Date): Promise<number>;
+
+  listEvents(
+    developerId: string,
+    filter: { type?: string | undefined },
+    page: PageQuery,
+  ): Promise<Page<MeterEvent>>;
 
   /** Counts and sums; payment requests are counted by effective status at `now`. */
   dashboardSummary(developerId: string, now: Date): Promise<DashboardSummary>;

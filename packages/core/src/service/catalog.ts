@@ -36,6 +36,7 @@ export function catalogOperations({ store, clock, ids }: ServiceContext) {
         description: data.description ?? null,
         webhookUrl: data.webhookUrl ?? null,
         webhookSecret: data.webhookSecret ?? generateWebhookSecret(),
+        webhookEvents: data.webhookEvents ?? ['usage.charged'],
         defaultAsset: data.defaultAsset ?? DEFAULT_ASSET,
         createdAt: clock.now(),
       });

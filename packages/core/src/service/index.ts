@@ -1,3 +1,4 @@
+export type { SimulatedChannelHealth } from './channel.js';
 export * from './credentials.js';
 export type * from './events.js';
 export { createMeter, type Meter, type MeterOptions, ulidIds } from './meter.js';

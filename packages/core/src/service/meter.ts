@@ -1,7 +1,7 @@
 import { notFound } from '../domain/errors.js';
 import { ulidFactory } from '../domain/ids.js';
 import type { AssetCode } from '../domain/money.js';
-import type { LedgerEntry, WebhookDelivery, WebhookDeliveryStatus } from '../domain/types.js';
+import type { LedgerEntry, MeterEvent, WebhookDelivery, WebhookDeliveryStatus } from '../domain/types.js';
 import type { ChannelProvider } from '../ports/channel-provider.js';
 import type {
   DashboardSummary,
@@ -13,6 +13,7 @@ import type {
 import { type Clock, type IdGenerator, type Logger, silentLogger, systemClock } from '../ports/runtime.js';
 import { accountOperations } from './accounts.js';
 import { catalogOperations } from './catalog.js';
+import { channelOperations } from './channel.js';
 import type { ServiceContext } from './context.js';
 import { customerOperations } from './customers.js';
 import { createEmitter } from './events.js';
@@ -54,6 +55,7 @@ export function createMeter(options: MeterOptions) {
     clock,
     ...accountOperations(ctx),
     ...catalogOperations(ctx),
+    ...channelOperations(ctx),
     ...customerOperations(ctx),
     ...paymentOperations(ctx),
     ...usageOperations(ctx),
@@ -82,9 +84,34 @@ export function createMeter(options: MeterOptions) {
 
     /** One new attempt now, with the service's current webhook URL and secret. */
     async retryWebhookDelivery(developerId: string, id: string): Promise<WebhookDelivery> {
-      const delivery = await webhooks.attempt(developerId, id);
+      const delivery = await webhooks.retry(developerId, id);
       if (!delivery) throw notFound('Webhook delivery');
       return delivery;
+    },
+
+    /**
+     * Replay: puts the service's failed deliveries created since `since` back in the queue for
+     * one more attempt each (made by the dispatcher, with the current URL and secret).
+     */
+    async retryFailedDeliveries(
+      developerId: string,
+      serviceId: string,
+      since: Date,
+    ): Promise<{ requeued: number }> {
+      const service = await store.getService(developerId, serviceId);
+      if (!service) throw notFound('Service');
+      const requeued = await store.requeueFailedDeliveries(developerId, service.id, since, clock.now());
+      if (requeued > 0) void webhooks.runDue().catch(() => {});
+      return { requeued };
+    },
+
+    /** Stored events (balance.funded), newest first. */
+    listEvents(
+      developerId: string,
+      filter: { type?: string | undefined },
+      page: PageQuery,
+    ): Promise<Page<MeterEvent>> {
+      return store.listEvents(developerId, filter, page);
     },
 
     dashboardSummary(developerId: string): Promise<DashboardSummary> {
@@ -99,12 +126,18 @@ export function createMeter(options: MeterOptions) {
     /** Subscribes to `usage.charged` or `balance.funded`; returns an unsubscribe function. */
     on: events.on,
 
+    /**
+     * The webhook dispatcher: `start()` polls for due deliveries (retries, and deliveries
+     * whose first attempt never happened); `runDue()` does one pass; `stop()` stops polling.
+     */
+    webhooks: { start: webhooks.start, stop: webhooks.stop, runDue: webhooks.runDue },
+
     /** Resolves when background webhook deliveries have finished. */
     idle: () => webhooks.idle(),
 
-    /** Waits for background work, then closes the store. */
+    /** Stops the webhook dispatcher, waits for background work, then closes the store. */
     async close(): Promise<void> {
-      await webhooks.idle();
+      await webhooks.stop();
       await store.close();
     },
   };

@@ -1,7 +1,7 @@
 import { invalid, MeterError, notFound } from '../domain/errors.js';
-import { parseAmount } from '../domain/money.js';
+import { formatAmount, parseAmount } from '../domain/money.js';
 import { effectiveStatus } from '../domain/payment-request-state.js';
-import type { PaymentRequest, PaymentStatus } from '../domain/types.js';
+import type { MeteredService, PaymentRequest, PaymentStatus } from '../domain/types.js';
 import type { CreditOutcome, Page, PageQuery } from '../ports/meter-store.js';
 import type { ServiceContext } from './context.js';
 import { type CreatePaymentRequestInput, createPaymentRequestSchema, parseInput } from './schemas.js';
@@ -11,8 +11,31 @@ export interface PaymentConfirmation {
   verification: { paid: boolean; alreadyPaid: boolean; invoiceStatus?: string };
 }
 
+/** The exact balance.funded body, shared by every delivery of the event. */
+function balanceFundedPayload(input: {
+  eventId: string;
+  /** Set in a delivery's body (signed, so receivers can trust it); absent in the stored event. */
+  deliveryId?: string;
+  request: PaymentRequest;
+  customerExternalId: string | null;
+  now: Date;
+}): string {
+  return JSON.stringify({
+    id: input.eventId,
+    type: 'balance.funded',
+    ...(input.deliveryId ? { deliveryId: input.deliveryId } : {}),
+    createdAt: input.now.toISOString(),
+    paymentRequestId: input.request.id,
+    customerId: input.request.customerId,
+    customer: input.customerExternalId,
+    amount: formatAmount(input.request.amount, input.request.asset),
+    asset: input.request.asset,
+    provider: input.request.provider,
+  });
+}
+
 export function paymentOperations(ctx: ServiceContext) {
-  const { store, provider, clock, ids, events } = ctx;
+  const { store, provider, clock, ids, events, webhooks } = ctx;
 
   async function requireRequest(developerId: string, id: string): Promise<PaymentRequest> {
     const request = await store.getPaymentRequest(developerId, id);
@@ -25,16 +48,49 @@ export function paymentOperations(ctx: ServiceContext) {
     return { ...request, status: effectiveStatus(request, clock.now()) };
   }
 
-  async function credit(developerId: string, id: string, enforceExpiry: boolean): Promise<CreditOutcome> {
+  /**
+   * Credits once. The balance.funded event (and a delivery for each service that opted in to
+   * it) is written in the credit transaction, so it exists exactly when the credit does.
+   */
+  async function allServices(developerId: string): Promise<MeteredService[]> {
+    const all: MeteredService[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.listServices(developerId, { limit: 1000, cursor });
+      all.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return all;
+  }
+
+  async function credit(request: PaymentRequest, enforceExpiry: boolean): Promise<CreditOutcome> {
+    const now = clock.now();
+    const eventId = ids.newId('evt');
+    const [customer, services] = await Promise.all([
+      store.getCustomer(request.developerId, request.customerId),
+      allServices(request.developerId),
+    ]);
+    const body = { eventId, request, customerExternalId: customer?.externalId ?? null, now };
+    const payload = balanceFundedPayload(body);
+    const deliveries = services
+      .filter((s) => s.webhookUrl && s.webhookEvents.includes('balance.funded'))
+      .map((s) => {
+        const deliveryId = ids.newId('whd');
+        const deliveryPayload = balanceFundedPayload({ ...body, deliveryId });
+        return { deliveryId, serviceId: s.id, eventType: 'balance.funded', payload: deliveryPayload };
+      });
     const result = await store.creditPaymentRequest({
-      developerId,
-      paymentRequestId: id,
+      developerId: request.developerId,
+      paymentRequestId: request.id,
       ledgerEntryId: ids.newId('led'),
-      now: clock.now(),
+      now,
       enforceExpiry,
+      event: { id: eventId, payload },
+      webhooks: deliveries,
     });
     if (result.outcome === 'credited') {
       events.emit('balance.funded', { paymentRequest: result.request, balance: result.balance });
+      for (const d of deliveries) webhooks.dispatch(d.deliveryId);
     }
     return result;
   }
@@ -108,7 +164,7 @@ export function paymentOperations(ctx: ServiceContext) {
       if (request.provider !== 'simulated' || !provider.allowsSimulatedPayment) {
         throw new MeterError('forbidden', 'simulate-paid is only available for simulated payment requests');
       }
-      return confirmation(await credit(developerId, id, true));
+      return confirmation(await credit(request, true));
     },
 
     /**
@@ -126,8 +182,7 @@ export function paymentOperations(ctx: ServiceContext) {
         );
       }
       const check = await provider.checkPayment(request);
-      if (check.status === 'paid')
-        return confirmation(await credit(developerId, id, false), check.invoiceStatus);
+      if (check.status === 'paid') return confirmation(await credit(request, false), check.invoiceStatus);
       if (check.status === 'pending') {
         if (effectiveStatus(request, clock.now()) === 'expired') {
           await store.closePaymentRequest(developerId, id, 'expired');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invalid } from '../domain/errors.js';
 import { ASSET_CODES, type AssetCode } from '../domain/money.js';
 import { MAX_QUANTITY, PRICING_MODELS } from '../domain/pricing.js';
-import type { JsonObject } from '../domain/types.js';
+import { type JsonObject, WEBHOOK_EVENT_TYPES } from '../domain/types.js';
 
 /**
  * Input schemas: the one place where what callers send is checked. The service parses with
@@ -54,6 +54,10 @@ const webhookUrl = z
   }, 'webhookUrl must be an http(s) URL');
 
 const webhookSecret = z.string().min(16).max(256);
+const webhookEvents = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .max(WEBHOOK_EVENT_TYPES.length)
+  .transform((events) => [...new Set(events)]);
 const email = z.string().trim().max(320).pipe(z.email());
 
 export const registerSchema = z.object({
@@ -72,6 +76,7 @@ export const createServiceSchema = z.object({
   description: optionalText(2000),
   webhookUrl: webhookUrl.nullish(),
   webhookSecret: webhookSecret.optional(),
+  webhookEvents: webhookEvents.optional(),
   defaultAsset: assetSchema.optional(),
 });
 
@@ -81,6 +86,7 @@ export const updateServiceSchema = z.object({
   description: optionalText(2000),
   webhookUrl: webhookUrl.nullish(),
   webhookSecret: webhookSecret.optional(),
+  webhookEvents: webhookEvents.optional(),
   defaultAsset: assetSchema.optional(),
 });
 
@@ -135,6 +141,28 @@ export const recordUsageSchema = z.object({
   metadata: metadataSchema.optional(),
 });
 
+export const preflightSchema = z.object({ invoice: z.string().trim().min(1).max(8192) });
+
+const nodeErrorObject = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && JSON.stringify(v).length <= 16 * 1024,
+  { message: 'error must be a string or a node error object of at most 16 KiB' },
+);
+
+export const translateErrorSchema = z.object({
+  error: z.union([
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(16 * 1024),
+    nodeErrorObject,
+  ]),
+});
+
+export const retryFailedSchema = z.object({
+  since: z.iso.datetime({ offset: true, message: 'since must be an ISO-8601 timestamp' }),
+});
+
 export type RegisterInput = z.input<typeof registerSchema>;
 export type LoginInput = z.input<typeof loginSchema>;
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
@@ -146,6 +174,8 @@ export type CreateCustomerInput = z.input<typeof createCustomerSchema>;
 export type UpdateCustomerInput = z.input<typeof updateCustomerSchema>;
 export type CreatePaymentRequestInput = z.input<typeof createPaymentRequestSchema>;
 export type RecordUsageInput = z.input<typeof recordUsageSchema>;
+export type PreflightInput = z.input<typeof preflightSchema>;
+export type TranslateErrorInput = z.input<typeof translateErrorSchema>;
 
 /** Parses input with a schema; failures become one validation_error listing every field issue. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -45,7 +45,8 @@ export function usageOperations({ store, clock, ids, events, webhooks }: Service
       const amount = computeCharge(rule, data.quantity);
       const now = clock.now();
       const usageEventId = ids.newId('use');
-      const deliveryId = service.webhookUrl ? ids.newId('whd') : null;
+      const deliveryId =
+        service.webhookUrl && service.webhookEvents.includes('usage.charged') ? ids.newId('whd') : null;
       const outcome = await store.chargeUsage({
         developerId,
         usageEventId,
@@ -82,7 +83,7 @@ export function usageOperations({ store, clock, ids, events, webhooks }: Service
 
       if (outcome.outcome === 'idempotency_conflict') throw idempotencyConflict();
       if (outcome.outcome === 'charged' && !outcome.replay) {
-        if (outcome.deliveryId) webhooks.dispatch(developerId, outcome.deliveryId);
+        if (outcome.deliveryId) webhooks.dispatch(outcome.deliveryId);
         events.emit('usage.charged', { event: outcome.event });
       }
       return usageResult(outcome.event, outcome.outcome === 'charged' && outcome.replay);

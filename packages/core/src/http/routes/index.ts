@@ -1,12 +1,13 @@
 import type { Route } from '../router.js';
 import { authRoutes } from './auth-routes.js';
 import { catalogRoutes } from './catalog-routes.js';
+import { channelRoutes } from './channel-routes.js';
 import { customerRoutes } from './customer-routes.js';
 import { overviewRoutes } from './overview-routes.js';
 import { paymentRoutes } from './payment-routes.js';
 import { usageRoutes } from './usage-routes.js';
 
-/** Every route of the HTTP API. Later parts (live-mode diagnostics) add their own arrays. */
+/** Every route of the HTTP API. */
 export const apiRoutes: Route[] = [
   ...overviewRoutes,
   ...authRoutes,
@@ -14,4 +15,5 @@ export const apiRoutes: Route[] = [
   ...customerRoutes,
   ...paymentRoutes,
   ...usageRoutes,
+  ...channelRoutes,
 ];

@@ -1,6 +1,8 @@
+import { WEBHOOK_EVENT_TYPES } from '../../domain/types.js';
+import { parseInput, retryFailedSchema } from '../../service/schemas.js';
 import type { Route } from '../router.js';
 import { enumFilter, listResult, pageQuery, textFilter } from '../router.js';
-import { serializeUsageEvent, serializeWebhookDelivery } from '../serializers.js';
+import { serializeEvent, serializeUsageEvent, serializeWebhookDelivery } from '../serializers.js';
 
 const USAGE_STATUSES = ['charged', 'insufficient_balance'] as const;
 const DELIVERY_STATUSES = ['pending', 'sent', 'failed'] as const;
@@ -53,6 +55,27 @@ export const usageRoutes: Route[] = [
       return {
         body: serializeWebhookDelivery(await meter.getWebhookDelivery(principal.developerId, params.id!)),
       };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/services/:id/webhook-deliveries/retry-failed',
+    auth: 'jwt',
+    async handle({ meter, principal, params, json }) {
+      const { since } = parseInput(retryFailedSchema, json());
+      return { body: await meter.retryFailedDeliveries(principal.developerId, params.id!, new Date(since)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/events',
+    auth: 'jwt',
+    async handle({ meter, principal, request }) {
+      const filter = { type: enumFilter(request.query, 'type', WEBHOOK_EVENT_TYPES) };
+      return listResult(
+        await meter.listEvents(principal.developerId, filter, pageQuery(request.query)),
+        serializeEvent,
+      );
     },
   },
   {

@@ -1,17 +1,11 @@
-import {
-  type ChargeUsageInput,
-  type Customer,
-  type Developer,
-  type MeteredService,
-  type MeterStore,
-  type PaymentRequest,
-  type PricingRule,
-  ulidIds,
-  usageFingerprint,
-} from '@meter/core';
-import type { Knex } from 'knex';
 import { expect } from 'vitest';
+import { ulidFactory } from '../../domain/ids.js';
+import type { Customer, Developer, MeteredService, PaymentRequest, PricingRule } from '../../domain/types.js';
+import { usageFingerprint } from '../../domain/usage.js';
+import type { ChargeUsageInput, MeterStore } from '../../ports/meter-store.js';
+import type { RawBalance, StoreRawReader } from './raw-reader.js';
 
+/** A developer with one service ("api"), one active per-unit rule on "tokens", and one customer. */
 export interface Tenant {
   developer: Developer;
   service: MeteredService;
@@ -19,23 +13,12 @@ export interface Tenant {
   customer: Customer;
 }
 
-export interface RawBalance {
-  available: bigint;
-  totalFunded: bigint;
-  totalSpent: bigint;
-}
+export const ZERO_BALANCE: RawBalance = { available: 0n, totalFunded: 0n, totalSpent: 0n };
 
-/** Reads an integer column as the database stored it, independent of the store's own mapping. */
-export function exact(value: unknown): bigint {
-  if (typeof value === 'number') expect(Number.isSafeInteger(value)).toBe(true);
-  else expect(['bigint', 'string']).toContain(typeof value);
-  return BigInt(String(value));
-}
-
-/** Fixtures plus a raw backdoor onto the tables, to check what was really written. */
-export function createHarness(store: MeterStore, knex: Knex) {
-  const ids = ulidIds();
-  const id = (prefix: string) => ids.newId(prefix);
+/** What every conformance test works with: the store, its raw reader, and fixtures built through the store. */
+export function createFixtures(store: MeterStore, raw: StoreRawReader) {
+  const nextUlid = ulidFactory();
+  const id = (prefix: string) => `${prefix}_${nextUlid()}`;
 
   async function customer(developerId: string, externalId = id('ext')): Promise<Customer> {
     return store.createCustomer({
@@ -65,6 +48,7 @@ export function createHarness(store: MeterStore, knex: Knex) {
       description: null,
       webhookUrl: 'https://example.test/hook',
       webhookSecret: 'whsec_0123456789abcdef',
+      webhookEvents: ['usage.charged'],
       defaultAsset: 'CKB',
       createdAt: new Date(),
     });
@@ -112,6 +96,8 @@ export function createHarness(store: MeterStore, knex: Knex) {
       ledgerEntryId: id('led'),
       now: new Date(),
       enforceExpiry,
+      event: { id: id('evt'), payload: '{}' },
+      webhooks: [],
     });
   }
 
@@ -120,16 +106,16 @@ export function createHarness(store: MeterStore, knex: Knex) {
     expect((await credit(developerId, request.id)).outcome).toBe('credited');
   }
 
+  /** A charge of `amount` for one usage of "tokens"; `webhook` adds an outbox row. */
   function charge(
     t: Pick<Tenant, 'developer' | 'service' | 'rule'>,
-    c: Customer,
+    c: Pick<Customer, 'id' | 'externalId'>,
     idempotencyKey: string,
     amount: bigint,
     opts: { quantity?: number; webhook?: boolean } = {},
   ): ChargeUsageInput {
     const quantity = opts.quantity ?? 1;
     const usageEventId = id('use');
-    const deliveryId = id('whd');
     return {
       developerId: t.developer.id,
       usageEventId,
@@ -151,27 +137,20 @@ export function createHarness(store: MeterStore, knex: Knex) {
       metadata: { request: idempotencyKey },
       now: new Date(),
       webhook: opts.webhook
-        ? { deliveryId, eventType: 'usage.charged', payload: `{"id":"${usageEventId}"}` }
+        ? { deliveryId: id('whd'), eventType: 'usage.charged', payload: `{"id":"${usageEventId}"}` }
         : null,
     };
   }
 
-  async function rawBalance(customerId: string): Promise<RawBalance | null> {
-    const row = await knex('balances').where({ customer_id: customerId, asset: 'CKB' }).first();
-    if (!row) return null;
-    return {
-      available: exact(row.available),
-      totalFunded: exact(row.total_funded),
-      totalSpent: exact(row.total_spent),
-    };
+  /** The stored CKB balance; a customer with nothing stored reads as zero. */
+  async function balance(customerId: string): Promise<RawBalance> {
+    return (await raw.balance(customerId, 'CKB')) ?? ZERO_BALANCE;
   }
 
-  async function rawCount(table: string, where: Record<string, unknown>): Promise<number> {
-    const [row] = await knex(table).where(where).count({ n: '*' });
-    return Number(row?.n);
-  }
-
-  return { store, knex, id, tenant, customer, paymentRequest, credit, fund, charge, rawBalance, rawCount };
+  return { store, raw, id, tenant, customer, paymentRequest, credit, fund, charge, balance };
 }
 
-export type Harness = ReturnType<typeof createHarness>;
+export type Fixtures = ReturnType<typeof createFixtures>;
+
+/** The fixtures of the running suite; throws when its setup failed. */
+export type GetFixtures = () => Fixtures;
