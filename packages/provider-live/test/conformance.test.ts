@@ -5,6 +5,7 @@ import { payFromPayer, rpc, startFakeNetwork } from './support/index.js';
 
 for (const dialect of ['v0.8', 'v0.7'] as const) {
   runProviderConformance({
+    settlement: { expire: true, cancel: true, outages: true },
     name: `liveProvider on fake nodes (${dialect} wire spellings)`,
     async setup() {
       const network = await startFakeNetwork({ dialect });

@@ -4,6 +4,8 @@ import { simulatedProvider } from '../src/index.js';
 
 runProviderConformance({
   name: 'simulatedProvider',
+  // No node: nothing to expire, cancel or take down on the settlement side.
+  settlement: { expire: false, cancel: false, outages: false },
   async setup() {
     const store = await openStore('sqlite::memory:');
     return {
