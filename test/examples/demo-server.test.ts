@@ -45,9 +45,22 @@ describe('the demo server (npm start) and the README tour', () => {
     expect(received[0].event).toMatchObject({ usageEventId: charged.usageEventId, amount: '0.6' });
   }, 60_000);
 
-  it('stops with one clear line on a bad DATABASE_URL', async () => {
-    await expect(spawnDemoServer({ DATABASE_URL: 'nosuchdb://x' })).rejects.toThrow(
-      /exited with 1:\n.*database/i,
-    );
+  it.each([
+    [
+      'a malformed DATABASE_URL',
+      'nosuchdb://x',
+      /^Cannot open the database at nosuchdb:\/\/x: DATABASE_URL must start with/,
+    ],
+    [
+      'an unreachable database',
+      'postgres://postgres@127.0.0.1:1/none',
+      /^Cannot open the database at .*ECONNREFUSED/,
+    ],
+  ])('stops with one clear line on %s', async (_name, url, line) => {
+    const err = (await spawnDemoServer({ DATABASE_URL: url }).catch((e: unknown) => e)) as Error;
+    const [, output = ''] = err.message.split(/exited with 1:\n/);
+    const lines = output.split('\n').filter((l) => l.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(line);
   });
 });

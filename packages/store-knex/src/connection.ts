@@ -18,6 +18,18 @@ const ACQUIRE_TIMEOUT_MS = 5000;
 
 const SQLITE_FILE_RE = /\.(db|sqlite3?)$/i;
 
+/**
+ * Knex logs a stack trace for every failed connection attempt. Those failures already reach
+ * the caller (a 503 `store_unavailable`, or one line at start-up), so they are not logged
+ * twice; knex's other warnings still are.
+ */
+const KNEX_LOG: Knex.Config['log'] = {
+  warn(message: string) {
+    if (/^(Acquire connection error|Connection Error)/.test(String(message))) return;
+    console.warn(message);
+  },
+};
+
 /** The SQLite filename a URL names, or null when it is not a SQLite URL. */
 function sqliteFilename(url: string): string | null {
   if (url === ':memory:' || url === 'sqlite::memory:' || url === 'sqlite://:memory:') return ':memory:';
@@ -57,6 +69,7 @@ export function knexConfigFromUrl(url: string): Knex.Config {
       connection: trimmed,
       pool: SERVER_POOL,
       acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
+      log: KNEX_LOG,
     };
   }
   if (/^(mysql|mariadb):\/\//i.test(trimmed)) {
@@ -65,6 +78,7 @@ export function knexConfigFromUrl(url: string): Knex.Config {
       connection: { uri: trimmed.replace(/^mariadb:/i, 'mysql:'), ...MYSQL_CONNECTION_OPTIONS },
       pool: SERVER_POOL,
       acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
+      log: KNEX_LOG,
     };
   }
   throw new MeterError(
