@@ -18,6 +18,30 @@ describe('verifyWebhook', () => {
     });
   });
 
+  it('takes the delivery id from the signed body, and refuses a header that disagrees', () => {
+    const body = usageCharged({ deliveryId: 'whd_signed' });
+    const fromBody = verifyWebhook({
+      rawBody: body,
+      headers: signedHeaders(body, { deliveryId: 'whd_signed' }),
+      secret: SECRET,
+      now: NOW,
+    });
+    expect(fromBody).toMatchObject({ ok: true, deliveryId: 'whd_signed' });
+    const { 'x-meter-delivery': _, ...noHeader } = signedHeaders(body);
+    expect(verifyWebhook({ rawBody: body, headers: noHeader, secret: SECRET, now: NOW })).toMatchObject({
+      ok: true,
+      deliveryId: 'whd_signed',
+    });
+    // A captured request re-sent under another delivery id is not a new delivery.
+    const replayed = verifyWebhook({
+      rawBody: body,
+      headers: signedHeaders(body, { deliveryId: 'whd_forged' }),
+      secret: SECRET,
+      now: NOW,
+    });
+    expect(replayed).toMatchObject({ ok: false, reason: 'delivery_id_mismatch' });
+  });
+
   it('matches fixed vectors computed outside Node (openssl dgst -sha256 -hmac)', () => {
     const vectors = [
       {
