@@ -1,7 +1,14 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { meterExpress } from '@meter/adapter-express';
-import { type Clock, createMeter, createMeterHandler, type Meter, type MeterStore } from '@meter/core';
+import {
+  type Clock,
+  createMeter,
+  createMeterHandler,
+  type Meter,
+  type MeterHttpHandler,
+  type MeterStore,
+} from '@meter/core';
 import { simulatedProvider } from '@meter/provider-sim';
 import { openStore } from '@meter/store-knex';
 import express from 'express';
@@ -16,7 +23,13 @@ export interface TestApp {
 
 /** Starts the real stack (Express adapter, handler, meter, SQLite store) on a random port. */
 export async function startApp(
-  options: { clock?: Clock; databaseUrl?: string; invoiceExpirySecs?: number } = {},
+  options: {
+    clock?: Clock;
+    databaseUrl?: string;
+    invoiceExpirySecs?: number;
+    /** Puts something between the adapter and the real handler (e.g. to fail answers on purpose). */
+    wrapHandler?: (handler: MeterHttpHandler) => MeterHttpHandler;
+  } = {},
 ): Promise<TestApp> {
   const store = await openStore(options.databaseUrl ?? 'sqlite::memory:');
   const meter = createMeter({
@@ -31,7 +44,7 @@ export async function startApp(
     logger: { info() {}, warn() {}, error() {} },
   });
   const app = express();
-  app.use(meterExpress(handler));
+  app.use(meterExpress(options.wrapHandler ? options.wrapHandler(handler) : handler));
   app.get('/host-route', (_req, res) => {
     res.json({ host: true });
   });

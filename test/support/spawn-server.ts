@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './spawn-process.js';
 
 export interface SpawnedServer {
   baseUrl: string;
@@ -11,20 +12,25 @@ export interface SpawnedServer {
   kill(): Promise<void>;
 }
 
+export interface SpawnedStack extends SpawnedServer {
+  /** The demo service's origin (the API's is `baseUrl`). */
+  demoUrl: string;
+}
+
 const root = new URL('../..', import.meta.url).pathname;
 
-/** Runs `npm start`'s server as its own process on a free port and waits until it listens. */
-export async function spawnDemoServer(env: Record<string, string> = {}): Promise<SpawnedServer> {
+/** Runs an entry point from sources and waits until its output has matched every pattern. */
+async function spawnEntry(
+  entry: string,
+  env: Record<string, string>,
+  ready: RegExp[],
+): Promise<{ urls: string[]; server: SpawnedServer }> {
   const dir = mkdtempSync(join(tmpdir(), 'meter-demo-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'examples/server/src/main.ts'],
-    {
-      cwd: root,
-      env: { ...process.env, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'meter.db')}`, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'meter.db')}`, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => {
     out += d.toString();
@@ -32,43 +38,66 @@ export async function spawnDemoServer(env: Record<string, string> = {}): Promise
   child.stderr?.on('data', (d: Buffer) => {
     out += d.toString();
   });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const urls = await new Promise<string[]>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`demo server did not start:\n${out}`));
+      reject(new Error(`${entry} did not start:\n${out}`));
     }, 30_000);
     const check = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
+      const matches = ready.map((pattern) => pattern.exec(out)?.[1]);
+      if (matches.every(Boolean)) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve(matches as string[]);
       }
     };
     child.stdout?.on('data', check);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`demo server exited with ${code}:\n${out}`));
+      reject(new Error(`${entry} exited with ${code}:\n${out}`));
     });
   });
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
   return {
-    baseUrl,
-    output: () => out,
-    kill: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        // A server that does not stop within 5 s is killed, so a test never leaves one behind.
-        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
+    urls,
+    server: {
+      baseUrl: urls[0]!,
+      output: () => out,
+      kill: () =>
+        new Promise<void>((resolve) => {
+          if (exited()) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+      stop: () =>
+        new Promise<void>((resolve) => {
+          if (exited()) return resolve();
+          // A server that does not stop within 8 s is killed, so a test never leaves one behind.
+          const kill = setTimeout(() => child.kill('SIGKILL'), 8000);
+          child.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    },
   };
+}
+
+/** Runs the demo API alone (`npm run start:api`) as its own process on a free port. */
+export async function spawnDemoServer(env: Record<string, string> = {}): Promise<SpawnedServer> {
+  return (await spawnEntry('examples/server/src/main.ts', env, [/API listening on (http:\/\/\S+)/])).server;
+}
+
+/**
+ * Runs what `npm start` runs: the demo API and the demo service side by side, the service's
+ * webhooks pointed at the demo service. Free ports, a fresh database and data directory.
+ */
+export async function spawnDemoStack(env: Record<string, string> = {}): Promise<SpawnedStack> {
+  const data = mkdtempSync(join(tmpdir(), 'meter-demo-data-'));
+  const { urls, server } = await spawnEntry(
+    'examples/demo-service/src/launcher.ts',
+    { DEMO_SERVICE_PORT: String(await freePort()), DEMO_DATA_DIR: data, ...env },
+    [/API listening on (http:\/\/\S+)/, /Demo service listening on (http:\/\/\S+)/, /^Ready: (.*)$/m],
+  );
+  return { ...server, demoUrl: urls[1]! };
 }

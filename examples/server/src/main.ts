@@ -64,7 +64,9 @@ async function main(): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const base = `http://localhost:${port}`;
-    await seedDemo(meter, `${base}/demo/webhooks`);
+    // `npm start` points the webhooks at the demo service; alone, the API receives them itself.
+    const webhookUrl = process.env.DEMO_WEBHOOK_URL || `${base}/demo/webhooks`;
+    await seedDemo(meter, webhookUrl);
     const dev = await meter.authenticate({ email: DEMO.email, password: DEMO.password });
     demoSecret = (await meter.getServiceBySlug(dev.id, DEMO.serviceSlug)).webhookSecret;
     console.log(
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
         `Meter demo API listening on ${base} (${modeLine(config)}, database ${redact(config.DATABASE_URL)})`,
         `  Demo login:    ${DEMO.email} / ${DEMO.password}`,
         `  Demo service:  ${DEMO.serviceSlug} (metric "words", 0.01 CKB per word), customer "${DEMO.customerExternalId}"`,
-        `  Webhooks land: ${base}/demo/webhooks`,
+        `  Webhooks land: ${webhookUrl}`,
         config.JWT_SECRET
           ? ''
           : '  JWT_SECRET is not set: a random one is used, so tokens end when the server stops.',

@@ -1,2 +1,4 @@
-// Server-side only: webhook secrets (and, later, API keys) must never reach a browser bundle.
+// Server-side only: API keys, dashboard tokens and webhook secrets must never reach a browser
+// bundle, so nothing here reads browser globals or is meant to be bundled for one.
+export * from './api/index.js';
 export * from './webhooks/index.js';

@@ -1,4 +1,5 @@
 export { authenticate, createJwt, type Jwt, type JwtOptions, type Principal } from './auth.js';
+export * from './channel-serializers.js';
 export { errorBody, errorResponse, HTTP_STATUS } from './error-mapping.js';
 export {
   createFetchHandler,

@@ -176,6 +176,7 @@ export type CreatePaymentRequestInput = z.input<typeof createPaymentRequestSchem
 export type RecordUsageInput = z.input<typeof recordUsageSchema>;
 export type PreflightInput = z.input<typeof preflightSchema>;
 export type TranslateErrorInput = z.input<typeof translateErrorSchema>;
+export type RetryFailedInput = z.input<typeof retryFailedSchema>;
 
 /** Parses input with a schema; failures become one validation_error listing every field issue. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
