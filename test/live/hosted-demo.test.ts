@@ -1,42 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeNetwork, startFakeNetwork } from '../../packages/provider-live/test/support/index.js';
 import { apiClient } from '../support/harness.js';
+import { runTs } from '../support/spawn-process.js';
 import { type SpawnedServer, spawnDemoServer } from '../support/spawn-server.js';
 
-const root = new URL('../..', import.meta.url).pathname;
-
 /** `npm run auto-payer` as its own process. */
-function spawnAutoPayer(env: Record<string, string>) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'examples/auto-payer/src/main.ts'],
-    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  return {
-    output: () => out,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const spawnAutoPayer = (env: Record<string, string>) => runTs('examples/auto-payer/src/main.ts', { env });
 
 describe('hosted demo: API in live mode on the payee node, auto-payer on the payer node', () => {
   let network: FakeNetwork;

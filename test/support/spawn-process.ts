@@ -20,18 +20,24 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/**
- * Runs a TypeScript entry point from sources (as the examples' start scripts do) and waits
- * until it serves: with `PORT=0`, for the line that says where it listens; with a `port`,
- * until `GET /health` answers there.
- */
-export async function spawnTsServer(
+export interface RunningProcess {
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM, then SIGKILL if it has not exited within 8 s, so a test never leaves one behind. */
+  stop(): Promise<void>;
+  /** SIGKILL: it dies at once, with no chance to clean up. */
+  kill(): Promise<void>;
+}
+
+/** Runs a TypeScript entry point from sources, as the examples' start scripts do. */
+export function runTs(
   entry: string,
-  options: { cwd?: string; env?: Record<string, string>; port?: number } = {},
-): Promise<SpawnedProcess> {
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): RunningProcess {
   const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
     cwd: options.cwd ?? root,
-    env: { ...process.env, PORT: String(options.port ?? 0), DATABASE_URL: 'sqlite::memory:', ...options.env },
+    env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -40,45 +46,76 @@ export async function spawnTsServer(
   };
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const signal = (sig: NodeJS.Signals, graceMs?: number) =>
+    new Promise<void>((resolve) => {
+      if (exited()) return resolve();
+      const force = graceMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), graceMs);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill(sig);
+    });
+  return { child, output: () => out, stop: () => signal('SIGTERM', 8000), kill: () => signal('SIGKILL') };
+}
+
+/**
+ * Waits until the output has matched every pattern (each pattern's first group is returned),
+ * or rejects with the output when the process exits or 30 s pass.
+ */
+export function waitForOutput(proc: RunningProcess, entry: string, patterns: RegExp[]): Promise<string[]> {
+  return new Promise<string[]>((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${entry} did not start:\n${out}`));
+      proc.child.kill('SIGKILL');
+      reject(new Error(`${entry} did not start:\n${proc.output()}`));
     }, 30_000);
-    const done = (url: string) => {
-      clearTimeout(timer);
-      resolve(url);
+    const check = () => {
+      const matches = patterns.map((pattern) => pattern.exec(proc.output())?.[1]);
+      if (matches.every((m) => m !== undefined)) {
+        clearTimeout(timer);
+        resolve(matches as string[]);
+      }
     };
-    if (options.port) {
-      const url = `http://127.0.0.1:${options.port}`;
-      const poll = () =>
-        fetch(`${url}/health`).then(
-          (res) => (res.ok ? done(url) : setTimeout(poll, 100)),
-          () => child.exitCode === null && setTimeout(poll, 100),
-        );
-      void poll();
-    }
-    child.stdout?.on('data', () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m && !options.port) done(m[1]!);
-    });
-    child.on('exit', (code) => {
+    proc.child.stdout?.on('data', check);
+    proc.child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${entry} exited with ${code}:\n${out}`));
+      reject(new Error(`${entry} exited with ${code}:\n${proc.output()}`));
     });
+    check();
   });
-  return {
-    baseUrl,
-    output: () => out,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
+}
+
+/**
+ * Runs a server entry point and waits until it serves: with `PORT=0`, for the line that says
+ * where it listens; with a `port`, until `GET /health` answers there.
+ */
+export async function spawnTsServer(
+  entry: string,
+  options: { cwd?: string; env?: Record<string, string>; port?: number } = {},
+): Promise<SpawnedProcess> {
+  const proc = runTs(entry, {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    env: { PORT: String(options.port ?? 0), DATABASE_URL: 'sqlite::memory:', ...options.env },
+  });
+  let baseUrl: string;
+  if (options.port) {
+    baseUrl = `http://127.0.0.1:${options.port}`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const ok = await fetch(`${baseUrl}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (proc.child.exitCode !== null || Date.now() > deadline) {
+        await proc.kill();
+        throw new Error(`${entry} did not start:\n${proc.output()}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } else {
+    [baseUrl] = (await waitForOutput(proc, entry, [/listening on (http:\/\/\S+)/])) as [string];
+  }
+  return { baseUrl, output: proc.output, stop: proc.stop };
 }

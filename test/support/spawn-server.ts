@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './spawn-process.js';
+import { freePort, runTs, waitForOutput } from './spawn-process.js';
 
 export interface SpawnedServer {
   baseUrl: string;
@@ -17,70 +16,16 @@ export interface SpawnedStack extends SpawnedServer {
   demoUrl: string;
 }
 
-const root = new URL('../..', import.meta.url).pathname;
-
-/** Runs an entry point from sources and waits until its output has matched every pattern. */
+/** Runs an entry point from sources on a fresh SQLite file and waits until its output has matched every pattern. */
 async function spawnEntry(
   entry: string,
   env: Record<string, string>,
   ready: RegExp[],
 ): Promise<{ urls: string[]; server: SpawnedServer }> {
   const dir = mkdtempSync(join(tmpdir(), 'meter-demo-'));
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'meter.db')}`, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const urls = await new Promise<string[]>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${entry} did not start:\n${out}`));
-    }, 30_000);
-    const check = () => {
-      const matches = ready.map((pattern) => pattern.exec(out)?.[1]);
-      if (matches.every(Boolean)) {
-        clearTimeout(timer);
-        resolve(matches as string[]);
-      }
-    };
-    child.stdout?.on('data', check);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${entry} exited with ${code}:\n${out}`));
-    });
-  });
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
-  return {
-    urls,
-    server: {
-      baseUrl: urls[0]!,
-      output: () => out,
-      kill: () =>
-        new Promise<void>((resolve) => {
-          if (exited()) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGKILL');
-        }),
-      stop: () =>
-        new Promise<void>((resolve) => {
-          if (exited()) return resolve();
-          // A server that does not stop within 8 s is killed, so a test never leaves one behind.
-          const kill = setTimeout(() => child.kill('SIGKILL'), 8000);
-          child.once('exit', () => {
-            clearTimeout(kill);
-            resolve();
-          });
-          child.kill('SIGTERM');
-        }),
-    },
-  };
+  const proc = runTs(entry, { env: { PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'meter.db')}`, ...env } });
+  const urls = await waitForOutput(proc, entry, ready);
+  return { urls, server: { baseUrl: urls[0]!, output: proc.output, stop: proc.stop, kill: proc.kill } };
 }
 
 /** Runs the demo API alone (`npm run start:api`) as its own process on a free port. */
