@@ -26,3 +26,18 @@ console.log(
   }),
 );
 await meter.close();
+
+// @meter/client from its build: a signed body verifies, a tampered one does not.
+const { createMeterClient, verifyWebhook } = await import('@meter/client');
+const { signWebhook } = await import('@meter/core');
+const body = JSON.stringify({ id: 'use_1', type: 'usage.charged', deliveryId: 'whd_1' });
+const timestamp = String(Date.now());
+const headers = {
+  'x-meter-timestamp': timestamp,
+  'x-meter-signature': signWebhook('whsec_smoke_secret_123', timestamp, body),
+};
+const good = verifyWebhook({ rawBody: body, headers, secret: 'whsec_smoke_secret_123' });
+const bad = verifyWebhook({ rawBody: `${body} `, headers, secret: 'whsec_smoke_secret_123' });
+if (!good.ok || bad.ok || typeof createMeterClient !== 'function')
+  throw new Error('@meter/client dist smoke failed');
+console.log('@meter/client: verifyWebhook ok');
