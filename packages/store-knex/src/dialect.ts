@@ -33,6 +33,9 @@ export function sqliteAfterCreate(
   try {
     conn.defaultSafeIntegers(true);
     conn.pragma('journal_mode = WAL');
+    // Explicit, so a new file and a reused one behave alike: a committed charge or credit
+    // survives a power cut (NORMAL could lose the last transactions in WAL mode).
+    conn.pragma('synchronous = FULL');
     conn.pragma('busy_timeout = 5000');
     conn.pragma('foreign_keys = ON');
     done(null, conn);
@@ -110,6 +113,11 @@ export function readBigSum(dialect: DialectName, row: Record<string, unknown>, a
 }
 
 /** A locking read on PostgreSQL and MySQL; SQLite has one writer at a time, so no lock is needed. */
+/** Whether UPDATE ... RETURNING is available (PostgreSQL, SQLite >= 3.35); MySQL and MariaDB have none. */
+export function supportsReturning(dialect: DialectName): boolean {
+  return dialect !== 'mysql';
+}
+
 export function lockRows<Q extends Knex.QueryBuilder>(dialect: DialectName, query: Q): Q {
   return dialect === 'sqlite' ? query : (query.forUpdate() as Q);
 }

@@ -9,7 +9,7 @@ import {
 } from '@meter/core';
 import type { Knex } from 'knex';
 import { pageOf, type StoreContext } from './context.js';
-import { insertIfAbsent, lockRows, toBigInt } from './dialect.js';
+import { insertIfAbsent, lockRows, supportsReturning, toBigInt } from './dialect.js';
 import { insertOutboxRow } from './outbox.js';
 import { type Row, toUsageEvent } from './rows.js';
 
@@ -109,7 +109,7 @@ export function usageStore(ctx: StoreContext): UsageStore {
           developer_id: input.developerId,
         };
         // The guard is in the UPDATE: it matches only while the balance covers the amount.
-        const decremented = await trx('balances')
+        const update = trx('balances')
           .where(balance)
           .andWhere('available', '>=', amount)
           .update({
@@ -117,10 +117,23 @@ export function usageStore(ctx: StoreContext): UsageStore {
             total_spent: trx.raw('total_spent + ?', [amount]),
             updated_at: now,
           });
-        const after = (await lockRows(dialect, trx('balances').where(balance).select('available')).first()) as
-          | Row
-          | undefined;
-        const available = after ? toBigInt(after.available) : 0n;
+        let decremented: number;
+        let available: bigint | undefined;
+        if (supportsReturning(dialect)) {
+          // One round trip while the row is locked: the new balance comes back with the update.
+          const rows = (await update.returning('available')) as Row[];
+          decremented = rows.length;
+          if (rows[0]) available = toBigInt(rows[0].available);
+        } else {
+          decremented = await update;
+        }
+        if (available === undefined) {
+          const after = (await lockRows(
+            dialect,
+            trx('balances').where(balance).select('available'),
+          ).first()) as Row | undefined;
+          available = after ? toBigInt(after.available) : 0n;
+        }
         const keyWhere = { developer_id: input.developerId, idempotency_key: input.idempotencyKey };
 
         if (decremented === 0) {

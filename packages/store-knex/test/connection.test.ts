@@ -1,5 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { knexConfigFromUrl } from '../src/index.js';
+import { createKnexFromUrl, knexConfigFromUrl } from '../src/index.js';
 
 describe('knexConfigFromUrl', () => {
   const sqlite = (url: string) => {
@@ -34,5 +37,22 @@ describe('knexConfigFromUrl', () => {
   it('refuses anything else', () => {
     expect(() => knexConfigFromUrl('redis://h')).toThrow(/DATABASE_URL/);
     expect(() => knexConfigFromUrl('meter')).toThrow(/DATABASE_URL/);
+  });
+});
+
+describe('SQLite connection settings', () => {
+  it('uses WAL with synchronous=FULL on a new file and on a reopened one', async () => {
+    const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'meter-pragma-')), 'meter.db')}`;
+    for (let open = 0; open < 2; open++) {
+      const knex = createKnexFromUrl(url);
+      try {
+        const [mode] = (await knex.raw('pragma journal_mode')) as { journal_mode: string }[];
+        const [sync] = (await knex.raw('pragma synchronous')) as { synchronous: bigint | number }[];
+        expect(mode?.journal_mode).toBe('wal');
+        expect(Number(sync?.synchronous)).toBe(2); // FULL
+      } finally {
+        await knex.destroy();
+      }
+    }
   });
 });
