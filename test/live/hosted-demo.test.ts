@@ -70,6 +70,11 @@ describe('hosted demo: API in live mode on the payee node, auto-payer on the pay
     expect(status).toBe('paid');
     expect(paidAfterMs).toBeLessThan(5000);
     expect(autoPayer.output()).toContain(`paying ${created.body.id}: 10 CKB`);
+    // The API says paid as soon as verify credits; the auto-payer logs it a moment later.
+    const logged = Date.now();
+    while (!autoPayer.output().includes(`${created.body.id}: verified paid`) && Date.now() - logged < 5000) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     expect(autoPayer.output()).toContain(`${created.body.id}: verified paid`);
 
     const balance = await api.get(`/api/customers/${customer.id}/balances/CKB`, token);
