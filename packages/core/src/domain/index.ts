@@ -8,5 +8,6 @@ export * from './pricing.js';
 export type * from './types.js';
 export { WEBHOOK_EVENT_TYPES } from './types.js';
 export * from './usage.js';
+export * from './webhook-events.js';
 export * from './webhook-schedule.js';
 export * from './webhook-signature.js';

@@ -68,31 +68,3 @@ export function usageResult(event: UsageEvent, replay = false): UsageResult {
     paymentRequired: true,
   };
 }
-
-/** The exact `usage.charged` body; it is stored once and sent byte-identical on every attempt. */
-export function usageChargedPayload(input: {
-  deliveryId: string;
-  usageEventId: string;
-  customer: string;
-  service: string;
-  metricKey: string;
-  quantity: number;
-  amount: bigint;
-  asset: AssetCode;
-  createdAt: Date;
-}): string {
-  return JSON.stringify({
-    id: input.usageEventId,
-    type: 'usage.charged',
-    // Inside the signed body, so a receiver can trust it for de-duplication (headers are not signed).
-    deliveryId: input.deliveryId,
-    createdAt: input.createdAt.toISOString(),
-    usageEventId: input.usageEventId,
-    customer: input.customer,
-    service: input.service,
-    metricKey: input.metricKey,
-    quantity: input.quantity,
-    amount: formatAmount(input.amount, input.asset),
-    asset: input.asset,
-  });
-}

@@ -1,7 +1,8 @@
 import { invalid, MeterError, notFound } from '../domain/errors.js';
-import { formatAmount, parseAmount } from '../domain/money.js';
+import { parseAmount } from '../domain/money.js';
 import { effectiveStatus } from '../domain/payment-request-state.js';
 import type { MeteredService, PaymentRequest, PaymentStatus } from '../domain/types.js';
+import { balanceFundedPayload } from '../domain/webhook-events.js';
 import type { CreditOutcome, Page, PageQuery } from '../ports/meter-store.js';
 import type { ServiceContext } from './context.js';
 import { type CreatePaymentRequestInput, createPaymentRequestSchema, parseInput } from './schemas.js';
@@ -9,29 +10,6 @@ import { type CreatePaymentRequestInput, createPaymentRequestSchema, parseInput 
 export interface PaymentConfirmation {
   paymentRequest: PaymentRequest;
   verification: { paid: boolean; alreadyPaid: boolean; invoiceStatus?: string };
-}
-
-/** The exact balance.funded body, shared by every delivery of the event. */
-function balanceFundedPayload(input: {
-  eventId: string;
-  /** Set in a delivery's body (signed, so receivers can trust it); absent in the stored event. */
-  deliveryId?: string;
-  request: PaymentRequest;
-  customerExternalId: string | null;
-  now: Date;
-}): string {
-  return JSON.stringify({
-    id: input.eventId,
-    type: 'balance.funded',
-    ...(input.deliveryId ? { deliveryId: input.deliveryId } : {}),
-    createdAt: input.now.toISOString(),
-    paymentRequestId: input.request.id,
-    customerId: input.request.customerId,
-    customer: input.customerExternalId,
-    amount: formatAmount(input.request.amount, input.request.asset),
-    asset: input.request.asset,
-    provider: input.request.provider,
-  });
 }
 
 export function paymentOperations(ctx: ServiceContext) {

@@ -1,7 +1,8 @@
 import { MeterError, notFound } from '../domain/errors.js';
 import { computeCharge } from '../domain/pricing.js';
 import type { UsageEvent, UsageStatus } from '../domain/types.js';
-import { type UsageResult, usageChargedPayload, usageFingerprint, usageResult } from '../domain/usage.js';
+import { type UsageResult, usageFingerprint, usageResult } from '../domain/usage.js';
+import { usageChargedPayload } from '../domain/webhook-events.js';
 import type { Page, PageQuery } from '../ports/meter-store.js';
 import type { ServiceContext } from './context.js';
 import { parseInput, type RecordUsageInput, recordUsageSchema } from './schemas.js';
